@@ -1,0 +1,159 @@
+"""`pointledger`: run (the nightly batch), check (validate files), explain (a player's awards)."""
+from __future__ import annotations
+
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from pipelines.core import run as nightly
+from pipelines.core.settings import DATA_DIR, DEFAULT_INBOX, DEFAULT_STATE, SettingsError, StatePaths, load_organisations
+
+console = Console(stderr=True)
+out = Console()
+
+
+class _RichProgress:
+    """Stage names and a file bar on stderr (hidden when stderr is not a terminal)."""
+
+    def __init__(self, progress: Progress):
+        self.progress = progress
+        self.task = progress.add_task("starting", total=None)
+
+    def stage(self, name: str) -> None:
+        self.progress.update(self.task, description=name)
+
+    def files(self, total: int) -> None:
+        self.progress.update(self.task, total=max(total, 1), completed=0 if total else 1)
+
+    def advance(self, n: int = 1) -> None:
+        self.progress.advance(self.task, n)
+
+
+def _parse_date(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"expected a date YYYY-MM-DD, found {value!r}")
+
+
+@click.group()
+@click.version_option(package_name="pointledger")
+def main() -> None:
+    """Ranking points for game federations and clubs, from their result files."""
+
+
+@main.command()
+@click.option("--inbox", "inbox_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_INBOX,
+              show_default=True, help="Inbox: one folder per organisation.")
+@click.option("--state", "state_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_STATE,
+              show_default=True, help="Run state: lake, ledger, warehouse, publications.")
+@click.option("--as-of", callback=_parse_date, default=None, help="Run date (YYYY-MM-DD); default today.")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR, hidden=True)
+def run(inbox_dir: Path, state_dir: Path, as_of: date | None, data_dir: Path) -> None:
+    """The nightly batch: post every new file of the inbox, refresh ledgers, rankings, publications.
+
+    Exit 0: everything posted. 3: finished, some input quarantined. 4: another run holds the
+    state folder. 1: failed; the state is as before the run.
+    """
+    if not inbox_dir.exists():
+        console.print(f"[red]inbox {inbox_dir} does not exist[/red]")
+        sys.exit(nightly.EXIT_FAILED)
+    try:
+        with Progress(SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console, transient=True) as progress:
+            result = nightly.run(inbox_dir, state_dir, as_of, data_dir, progress=_RichProgress(progress))
+    except nightly.RunLocked as error:
+        console.print(f"[red]{error}[/red]")
+        sys.exit(nightly.EXIT_LOCKED)
+    except SettingsError as error:
+        console.print(f"[red]settings error, nothing was posted:[/red] {error}")
+        sys.exit(nightly.EXIT_FAILED)
+    except Exception as error:  # noqa: BLE001 - the office needs one clear line, and the state is intact
+        console.print(f"[red]run failed, nothing was posted ({type(error).__name__}):[/red] {error}")
+        sys.exit(nightly.EXIT_FAILED)
+    _print_summary(result, StatePaths(state_dir))
+    sys.exit(result.exit_code)
+
+
+def _print_summary(result: nightly.RunResult, paths: StatePaths) -> None:
+    report = result.report
+    files, records, lines = report["files"], report["records"], report["award_lines"]
+    table = Table(title=f"pointledger run {result.run_id} (as of {report['as_of']})", show_header=False)
+    table.add_row("files seen", str(files["seen"]))
+    table.add_row("  new / corrections", f"{files['new']} / {files['corrections']}")
+    table.add_row("  already posted (skipped)", str(files["already_posted"]))
+    table.add_row("  duplicates (skipped)", str(files["duplicates"]))
+    table.add_row("  waiting: unknown organisation", str(files["waiting_unknown_organisation"]))
+    table.add_row("records posted", str(records["posted"]))
+    table.add_row("records quarantined", str(records["quarantined"]))
+    table.add_row("award lines posted", str(lines["posted"]))
+    table.add_row("reversal lines posted", str(lines["reversals"]))
+    table.add_row("publications written", str(len(report["publications"])))
+    table.add_row("seconds", f"{sum(report['durations_seconds'].values()):.2f}")
+    out.print(table)
+    if records["quarantined"]:
+        out.print(f"[yellow]{records['quarantined']} record(s) quarantined[/yellow]: see the `quarantine` view in "
+                  f"{paths.warehouse} or `pointledger check FILE`; run report {paths.runs / (result.run_id + '.json')}")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--organisation", default=None, help="Organisation id (default: the file's folder name).")
+@click.option("--as-of", callback=_parse_date, default=None, help="Run date for the future-date check; default today.")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR, hidden=True)
+def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None, data_dir: Path) -> None:
+    """Validate raw files and print every problem. Posts nothing.
+
+    Exit 0: no problem. 3: problems found (listed). 2: a file's organisation is unknown.
+    """
+    from pipelines.core.check import check_files
+
+    try:
+        organisations = load_organisations(data_dir)
+        with tempfile.TemporaryDirectory() as scratch:
+            report = check_files(list(files), organisations, organisation, as_of or date.today(), data_dir, Path(scratch))
+    except (SettingsError, KeyError) as error:
+        console.print(f"[red]{error}[/red]")
+        sys.exit(2)
+    problems = 0
+    for item in report:
+        header = f"{item['file']}: {item['records_ok']} record(s) OK, {len(item['problems'])} problem(s)"
+        out.print(header if not item["problems"] else f"[yellow]{header}[/yellow]")
+        for problem in item["problems"]:
+            out.print(f"  {problem['location']}: {problem['reason']}")
+            if problem.get("record"):
+                out.print(f"      found: {problem['record']}", highlight=False)
+        problems += len(item["problems"])
+    sys.exit(3 if problems else 0)
+
+
+@main.command()
+@click.argument("player")
+@click.option("--event", "event_id", default=None, help="Only this event's lines.")
+@click.option("--state", "state_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_STATE, show_default=True)
+def explain(player: str, event_id: str | None, state_dir: Path) -> None:
+    """Each award line of a player, with its derivation, and the ranking arithmetic."""
+    from pipelines.core.explain import explain_player
+
+    paths = StatePaths(state_dir)
+    if not paths.warehouse.exists():
+        console.print(f"[red]no warehouse at {paths.warehouse}: run `pointledger run` first[/red]")
+        sys.exit(1)
+    lines = explain_player(paths.warehouse, player, event_id)
+    if not lines:
+        console.print(f"[yellow]no award lines for player {player!r}{' in event ' + event_id if event_id else ''}[/yellow]")
+        sys.exit(1)
+    for line in lines:
+        click.echo(line)
+
+
+if __name__ == "__main__":
+    main()

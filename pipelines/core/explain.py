@@ -1,0 +1,43 @@
+"""`pointledger explain`: every award line of a player with its derivation."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipelines.core.sql import connect, fetch
+from pipelines.core.system import get_system
+from pipelines.mahjong.names import normalise_names
+
+import pandas as pd
+
+
+def explain_player(warehouse: Path, player: str, event_id: str | None = None) -> list[str]:
+    player_id = normalise_names(pd.Series([player])).iloc[0]
+    con = connect(warehouse)
+    try:
+        lines_ = fetch(
+            con,
+            """
+            select event_date, event_id, organisation, system, denomination, points, entry_type, basis, source_file, location
+            from awards
+            where player_id = ? and (? is null or event_id = ?)
+            order by organisation, event_date, event_id, posted_on, entry_type
+            """,
+            [player_id, event_id, event_id],
+        )
+        if lines_.empty:
+            return []
+        out = [f"{player_id}: {len(lines_)} ledger line(s)"]
+        for r in lines_.itertuples():
+            sign = "" if r.entry_type == "award" else " (reversal)"
+            out.append(f"{r.event_date}  {r.event_id}  {r.points:>7} {r.denomination}{sign}  {r.basis}  [{r.source_file} {r.location}]")
+        totals = fetch(
+            con, "select organisation, season, denomination, points from balances where player_id = ? order by 1, 2, 3", [player_id]
+        )
+        for r in totals.itertuples():
+            out.append(f"balance {r.organisation} {r.season} {r.denomination}: {r.points}")
+        if event_id is None:
+            for system_name in sorted(set(lines_["system"])):
+                out.extend(get_system(system_name).explain(con, player_id, event_id))
+        return out
+    finally:
+        con.close()

@@ -1,0 +1,101 @@
+"""Find inbox files and decide, per file, whether it is new, a correction, a duplicate or known.
+
+Identity (DESIGN.md): a source is its path inside the inbox (starting with the organisation
+folder). The same content again under any path is a duplicate and posts nothing. New content at
+a path that was posted before is a correction. Files at other paths are additional data.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+
+IGNORED_PREFIXES = (".", "~$")  # hidden files, editor lock files
+
+
+def scan(inbox: Path) -> pd.DataFrame:
+    """Every regular file under the inbox: organisation folder, relative path, size, mtime."""
+    rows = []
+    if inbox.exists():
+        for path in sorted(inbox.rglob("*")):
+            rel = path.relative_to(inbox)
+            if not path.is_file() or any(part.startswith(IGNORED_PREFIXES) for part in rel.parts):
+                continue
+            stat = path.stat()
+            rows.append(
+                {
+                    "organisation": rel.parts[0] if len(rel.parts) > 1 else "",
+                    "source_file": rel.as_posix(),
+                    "path": str(path),
+                    "size_bytes": stat.st_size,
+                    "mtime_ns": stat.st_mtime_ns,
+                }
+            )
+    return pd.DataFrame(rows, columns=["organisation", "source_file", "path", "size_bytes", "mtime_ns"])
+
+
+def sha256_of(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def latest_versions(sources: pd.DataFrame) -> pd.DataFrame:
+    """The most recent record of each path (run ids sort by time)."""
+    return sources.sort_values(["run_id", "source_file"]).drop_duplicates(["organisation", "source_file"], keep="last")
+
+
+def with_hashes(files: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
+    """Add sha256; a file whose size and mtime match its last record is not read again."""
+    known = latest[["source_file", "size_bytes", "mtime_ns", "sha256"]].rename(
+        columns={"size_bytes": "known_size", "mtime_ns": "known_mtime", "sha256": "known_sha"}
+    )
+    merged = files.merge(known, on="source_file", how="left")
+    unchanged = (merged["known_size"] == merged["size_bytes"]) & (merged["known_mtime"] == merged["mtime_ns"])
+    unchanged = unchanged.fillna(False).astype(bool)
+    hashes = merged["known_sha"].where(unchanged)
+    to_hash = merged.loc[~unchanged, "path"]
+    hashes.loc[to_hash.index] = [sha256_of(p) for p in to_hash]  # I/O per file, not per record
+    return files.assign(sha256=hashes.astype("string").to_numpy())
+
+
+def classify(files: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
+    """Label each scanned file: unchanged | duplicate | correction | new.
+
+    `duplicate_of` names the posted path with the same content; `supersedes_sha256` the content
+    a correction replaces.
+    """
+    previous = latest[["organisation", "source_file", "sha256", "status"]].rename(
+        columns={"sha256": "previous_sha", "status": "previous_status"}
+    )
+    f = files.merge(previous, on=["organisation", "source_file"], how="left")
+    # Content currently standing at some other path (posted, not itself a duplicate).
+    standing = latest.loc[latest["status"] != "duplicate", ["organisation", "sha256", "source_file"]].rename(
+        columns={"source_file": "standing_path"}
+    )
+    f = f.merge(standing.drop_duplicates(["organisation", "sha256"]), on=["organisation", "sha256"], how="left")
+    # Two new files with the same content in one night: the first path (sorted) stands.
+    first_new = f.sort_values("source_file").drop_duplicates(["organisation", "sha256"])[["organisation", "sha256", "source_file"]]
+    f = f.merge(first_new.rename(columns={"source_file": "first_path"}), on=["organisation", "sha256"], how="left")
+
+    unchanged = f["previous_sha"] == f["sha256"]
+    dup_of_posted = ~unchanged & f["standing_path"].notna() & (f["standing_path"] != f["source_file"])
+    dup_in_batch = ~unchanged & ~dup_of_posted & (f["first_path"] != f["source_file"])
+    correction = ~unchanged & ~dup_of_posted & ~dup_in_batch & f["previous_sha"].notna()
+    status = pd.Series("new", index=f.index, dtype="string")
+    status = status.mask(correction.fillna(False), "correction")
+    status = status.mask(dup_in_batch.fillna(False), "duplicate").mask(dup_of_posted.fillna(False), "duplicate")
+    status = status.mask(unchanged.fillna(False), "unchanged")
+    duplicate_of = f["standing_path"].where(dup_of_posted.fillna(False), f["first_path"].where(dup_in_batch.fillna(False)))
+    return f.assign(
+        action=status,
+        duplicate_of=duplicate_of.astype("string"),
+        # New content at a posted path replaces what stood there, even when that new content is
+        # a duplicate of another file: the path's earlier lines are reversed either way.
+        supersedes_sha256=f["previous_sha"].where(
+            (status.isin(["correction", "duplicate"])) & f["previous_sha"].notna() & (f["previous_status"] != "duplicate")
+        ).astype("string"),
+    )[list(files.columns) + ["action", "duplicate_of", "supersedes_sha256"]]

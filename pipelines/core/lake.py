@@ -1,0 +1,194 @@
+"""The Parquet lake and its manifest: the single commit point of a run.
+
+Layout (Hive-style folders, one file per run per partition):
+
+    var/lake/<table>/org=<organisation>/month=<YYYY-MM>/part-<run_id>.parquet   (dated tables)
+    var/lake/<table>/org=<organisation>/part-<run_id>.parquet                   (undated tables)
+    var/lake/_manifest.json                                                     (committed runs)
+
+A run writes its files under var/staging/<run_id>/ first. Committing moves them into the lake and
+then atomically replaces the manifest (write temp file, fsync, rename). Readers only ever read the
+files the manifest lists, so a run killed at any point leaves the committed lake exactly as it was;
+the next run deletes whatever the killed run left behind (`recover`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pandera.pandas as pa
+import pyarrow as pa_arrow
+import pyarrow.parquet as pq
+
+from pipelines.core.settings import StatePaths
+from schemas.common import arrow_schema, empty_frame
+
+MANIFEST_FORMAT = 1
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_json_atomically(path: Path, payload: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as handle:
+        json.dump(payload, handle, ensure_ascii=False, indent=1, default=str)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+@dataclass
+class Lake:
+    paths: StatePaths
+    manifest: dict = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, paths: StatePaths) -> "Lake":
+        lake = cls(paths)
+        lake.manifest = lake._read_manifest()
+        return lake
+
+    def _read_manifest(self) -> dict:
+        if not self.paths.manifest.exists():
+            return {"format": MANIFEST_FORMAT, "runs": []}
+        with self.paths.manifest.open(encoding="utf-8") as handle:
+            return json.load(handle)
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def runs(self) -> list[dict]:
+        return self.manifest["runs"]
+
+    def committed_files(
+        self, table: str, organisation: str | None = None, months: set[str] | None = None
+    ) -> list[Path]:
+        """Files of committed runs for a table, pruned by organisation and month folders."""
+        prefix = f"{table}/"
+        org_part = f"org={organisation}/" if organisation else None
+        selected = []
+        for run in self.runs:
+            for rel in run["files"]:
+                if not rel.startswith(prefix):
+                    continue
+                if org_part and org_part not in rel:
+                    continue
+                if months is not None:
+                    month = _month_of(rel)
+                    if month is not None and month not in months:
+                        continue
+                selected.append(self.paths.lake / rel)
+        return selected
+
+    def read(
+        self,
+        table: str,
+        model: type[pa.DataFrameModel],
+        organisation: str | None = None,
+        months: set[str] | None = None,
+        where: str | None = None,
+        params: list | None = None,
+    ) -> pd.DataFrame:
+        """Committed rows of a table as a typed frame. `where` is a SQL predicate with `?` params."""
+        files = self.committed_files(table, organisation, months)
+        if not files:
+            return empty_frame(model)
+        con = duckdb.connect()
+        try:
+            query = "select * from read_parquet(?, union_by_name = true, hive_partitioning = false)"
+            if where:
+                query += f" where {where}"
+            table_ = con.sql(query, params=[[str(f) for f in files], *(params or [])]).to_arrow_table()
+        finally:
+            con.close()
+        return table_.cast(arrow_schema(model)).to_pandas(types_mapper=pd.ArrowDtype)
+
+    # -- recovery ----------------------------------------------------------------------------
+    def recover(self) -> list[str]:
+        """Delete what an interrupted run left: its staging folder and uncommitted lake files."""
+        removed = []
+        if self.paths.staging.exists():
+            shutil.rmtree(self.paths.staging)
+            removed.append(str(self.paths.staging))
+        committed = {rel for run in self.runs for rel in run["files"]}
+        if self.paths.lake.exists():
+            for path in self.paths.lake.rglob("*.parquet"):
+                if path.relative_to(self.paths.lake).as_posix() not in committed:
+                    path.unlink()
+                    removed.append(str(path))
+        return removed
+
+
+def _month_of(rel: str) -> str | None:
+    for part in rel.split("/"):
+        if part.startswith("month="):
+            return part[len("month=") :]
+    return None
+
+
+@dataclass
+class StagedRun:
+    """The files of one run, written under var/staging/<run_id>/ until commit."""
+
+    lake: Lake
+    run_id: str
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def root(self) -> Path:
+        return self.lake.paths.staging / self.run_id
+
+    def write(
+        self,
+        table: str,
+        model: type[pa.DataFrameModel],
+        frame: pd.DataFrame,
+        month_column: str | None = None,
+    ) -> list[str]:
+        """Write a validated frame, one file per organisation (and month of `month_column`)."""
+        if frame.empty:
+            return []
+        schema = arrow_schema(model)
+        keys = ["organisation"] + (["_month"] if month_column else [])
+        frame = frame.assign(_month=pd.to_datetime(frame[month_column].astype("string")).dt.strftime("%Y-%m")) if month_column else frame
+        written = []
+        for key, part in frame.groupby(keys, sort=True):
+            key = key if isinstance(key, tuple) else (key,)
+            rel = f"{table}/org={key[0]}/" + (f"month={key[1]}/" if month_column else "") + f"part-{self.run_id}.parquet"
+            target = self.root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            arrow = pa_arrow.Table.from_pandas(part[list(schema.names)], schema=schema, preserve_index=False)
+            pq.write_table(arrow, target)
+            written.append(rel)
+        self.files.extend(written)
+        return written
+
+    def staged_paths(self, table: str) -> list[Path]:
+        return [self.root / rel for rel in self.files if rel.startswith(f"{table}/")]
+
+    def commit(self, run_record: dict, checkpoint=lambda name: None) -> None:
+        """Move the staged files into the lake, then publish them by replacing the manifest."""
+        for rel in self.files:
+            target = self.lake.paths.lake / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.root / rel, target)
+        checkpoint("before_manifest")
+        manifest = {
+            "format": MANIFEST_FORMAT,
+            "runs": [*self.lake.runs, {**run_record, "files": list(self.files)}],
+        }
+        write_json_atomically(self.lake.paths.manifest, manifest)
+        self.lake.manifest = manifest
+        shutil.rmtree(self.root, ignore_errors=True)

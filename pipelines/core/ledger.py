@@ -1,0 +1,53 @@
+"""Posting award lines: ids, run stamps, and reversals of corrected sources."""
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+
+import pandas as pd
+
+from schemas.common import empty_frame
+from schemas.ledger import AwardLine
+
+_ID_PARTS = ["organisation", "source_file", "source_sha256", "event_id", "player_id", "denomination"]
+
+
+def _award_ids(drafts: pd.DataFrame) -> pd.Series:
+    """Deterministic: the same line from the same content always gets the same id."""
+    keys = drafts[_ID_PARTS].astype("string").agg("\x1f".join, axis=1)
+    return "a-" + keys.map(lambda k: hashlib.sha256(k.encode("utf-8")).hexdigest()[:24]).astype("string")
+
+
+def post(drafts: pd.DataFrame, run_id: str, posted_on: date) -> pd.DataFrame:
+    if drafts.empty:
+        return empty_frame(AwardLine)
+    return drafts.assign(
+        award_id=_award_ids(drafts),
+        run_id=run_id,
+        entry_type="award",
+        reverses_award_id=pd.NA,
+        posted_on=posted_on,
+    )[list(AwardLine.to_schema().columns)]
+
+
+def standing_lines(awards: pd.DataFrame) -> pd.DataFrame:
+    """Award lines that have not been reversed."""
+    reversed_ids = set(awards.loc[awards["entry_type"] == "reversal", "reverses_award_id"].dropna())
+    return awards[(awards["entry_type"] == "award") & ~awards["award_id"].isin(reversed_ids)]
+
+
+def reverse(lines: pd.DataFrame, new_sha: pd.Series, run_id: str, posted_on: date) -> pd.DataFrame:
+    """Reversal lines for standing award lines of corrected sources (`new_sha`: path → new content)."""
+    if lines.empty:
+        return empty_frame(AwardLine)
+    return lines.assign(
+        award_id="r-" + lines["award_id"].str.slice(2),
+        run_id=run_id,
+        entry_type="reversal",
+        reverses_award_id=lines["award_id"],
+        points=-lines["points"],
+        basis="reversal of " + lines["award_id"] + ": " + lines["source_file"] + " was corrected ("
+        + lines["source_sha256"].str.slice(0, 8) + " → " + lines["source_file"].map(new_sha).str.slice(0, 8)
+        + "); was: " + lines["basis"],
+        posted_on=posted_on,
+    )[list(AwardLine.to_schema().columns)]

@@ -1,0 +1,409 @@
+"""The nightly run: inbox → lake → ledger → warehouse → publications, all or nothing.
+
+Stages (each timed in the run report):
+  scan       list inbox files, hash the new or changed ones, classify them
+  process    per organisation, its rule system parses, validates (pandera) and awards
+  ledger     post award lines; reverse the lines of corrected files
+  validate   pandera validation of everything about to be written
+  stage      write Parquet files under var/staging/<run_id>/
+  audit      audit queries over committed + staged data (must return no rows)
+  publish    warehouse and publications built into temporary files
+  commit     move files into the lake, replace the manifest (the commit point), swap in the
+             warehouse and publications, write the run report
+
+A run that fails or is killed before the manifest is replaced leaves the lake, ledger and
+warehouse as they were; the next run removes its leftovers and does the work.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import secrets
+import shutil
+import signal
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+import pandas as pd
+
+from pipelines.core import inbox, ledger, warehouse
+from pipelines.core.lake import Lake, StagedRun, write_json_atomically
+from pipelines.core.settings import DATA_DIR, StatePaths, load_organisations
+from pipelines.core.sql import connect
+from pipelines.core.system import RunContext, SourceFile, get_system
+from pipelines.core.validation import describe_failures, failure_cases
+from schemas.common import empty_frame
+from schemas.ledger import AwardLine, EventRecord, QuarantineDraft, QuarantineRecord, SourceRecord
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_QUARANTINE = 3
+EXIT_LOCKED = 4
+
+# Test hook: POINTLEDGER_KILL_AT=<checkpoint> kills the process there (SIGKILL), to prove that a
+# run dying half-way leaves no trace. Checkpoints: after_process, after_stage, before_manifest,
+# after_manifest.
+KILL_ENV = "POINTLEDGER_KILL_AT"
+
+
+class RunLocked(Exception):
+    pass
+
+
+class RunFailed(Exception):
+    pass
+
+
+@dataclass
+class RunResult:
+    run_id: str
+    exit_code: int
+    report: dict = field(default_factory=dict)
+
+
+def _checkpoint(name: str) -> None:
+    if os.environ.get(KILL_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@contextmanager
+def run_lock(paths: StatePaths):
+    """One run at a time per state folder; a second run refuses at once."""
+    paths.root.mkdir(parents=True, exist_ok=True)
+    handle = open(paths.lock, "a+")
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise RunLocked(
+                f"another pointledger run is using {paths.root} ({holder}); "
+                "wait for it to finish, then run again. Nothing was posted."
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}, started {datetime.now(timezone.utc):%Y-%m-%d %H:%M:%S} UTC")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
+
+
+def new_run_id() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ") + "-" + secrets.token_hex(2)
+
+
+class _Timer:
+    def __init__(self):
+        self.durations: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str, progress=None):
+        start = time.perf_counter()
+        if progress:
+            progress.stage(name)
+        yield
+        self.durations[name] = round(self.durations.get(name, 0) + time.perf_counter() - start, 4)
+
+
+class _NoProgress:
+    def stage(self, name):
+        pass
+
+    def files(self, total):
+        pass
+
+    def advance(self, n=1):
+        pass
+
+
+def run(
+    inbox_dir: Path,
+    state_dir: Path,
+    as_of: date | None = None,
+    data_dir: Path = DATA_DIR,
+    progress=None,
+) -> RunResult:
+    paths = StatePaths(Path(state_dir))
+    progress = progress or _NoProgress()
+    as_of = as_of or date.today()
+    run_id = new_run_id()
+    with run_lock(paths):
+        try:
+            return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress)
+        except (RunFailed, Exception) as error:
+            # Nothing was committed: remove what this run staged or moved, keep the state as it was.
+            Lake.open(paths).recover()
+            for leftover in (paths.warehouse.with_name(paths.warehouse.name + ".tmp"), paths.publications.with_name("publications.tmp")):
+                if leftover.is_dir():
+                    shutil.rmtree(leftover, ignore_errors=True)
+                elif leftover.exists():
+                    leftover.unlink()
+            raise
+
+
+def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path, run_id: str, progress) -> RunResult:
+    timer = _Timer()
+    started = datetime.now(timezone.utc)
+    lake = Lake.open(paths)
+    recovered = lake.recover()
+    organisations = load_organisations(data_dir)
+    ctx = RunContext(run_id=run_id, as_of=as_of, lake=lake, data_dir=data_dir, checkpoint=_checkpoint)
+
+    # -- scan ----------------------------------------------------------------------------------
+    with timer.stage("scan", progress):
+        history = lake.read("sources", SourceRecord)
+        latest = inbox.latest_versions(history)
+        files = inbox.scan(inbox_dir)
+        unknown_org = files[~files["organisation"].isin(organisations.index)]
+        files = files[files["organisation"].isin(organisations.index)]
+        files = inbox.with_hashes(files, latest)
+        files = inbox.classify(files, latest)
+        system_of = organisations["system"]
+        suffix = files["source_file"].str.extract(r"(\.[^./]+)$")[0].str.lower().fillna("")
+        accepted = pd.Series(
+            [suffix.iloc[i] in get_system(system_of[org]).accepted_suffixes for i, org in enumerate(files["organisation"])],
+            index=files.index, dtype=bool,
+        )
+        files = files.assign(supported=accepted)
+
+    quarantine_parts = [_unknown_org_quarantine(unknown_org)]
+    unsupported = files[files["action"].isin(["new", "correction"]) & ~files["supported"]]
+    quarantine_parts.append(
+        pd.DataFrame(
+            {
+                "source_file": unsupported["source_file"],
+                "location": "whole file",
+                "reason": "unsupported file type " + unsupported["source_file"].str.extract(r"(\.[^./]+)$")[0].fillna("(none)")
+                + " for a " + unsupported["organisation"].map(system_of) + " organisation; expected one of "
+                + unsupported["organisation"].map(lambda o: ", ".join(get_system(system_of[o]).accepted_suffixes)),
+                "record": pd.NA,
+            }
+        )
+    )
+
+    # -- process ---------------------------------------------------------------------------------
+    to_process = files[files["action"].isin(["new", "correction"]) & files["supported"]]
+    events, awards, records, tables = [], [], [], {}
+    active = latest.loc[latest["status"] != "duplicate", ["source_file", "sha256"]].rename(columns={"sha256": "source_sha256"})
+    with timer.stage("process", progress):
+        progress.files(len(to_process))
+        for organisation, batch in to_process.groupby("organisation", sort=True):
+            org = organisations.loc[organisation]
+            system = get_system(org["system"])
+            sources = [
+                SourceFile(organisation, row.source_file, Path(row.path), row.sha256) for row in batch.itertuples()
+            ]
+            superseded = set(batch.loc[batch["action"] == "correction", "source_file"])
+            result = system.process(ctx, org, sources, active, superseded)
+            events.append(result.events)
+            awards.append(result.awards)
+            records.append(result.records)
+            quarantine_parts.append(result.quarantine)
+            for name, frame in result.tables.items():
+                tables.setdefault(name, (system.lake_tables[name], []))[1].append(frame)
+            progress.advance(len(batch))
+    _checkpoint("after_process")
+
+    # -- ledger ----------------------------------------------------------------------------------
+    with timer.stage("ledger", progress):
+        drafts = pd.concat([a for a in awards if len(a)], ignore_index=True) if any(len(a) for a in awards) else None
+        posted = ledger.post(drafts, run_id, as_of) if drafts is not None else empty_frame(AwardLine)
+        replaced = files[files["supersedes_sha256"].notna()]
+        reversals = empty_frame(AwardLine)
+        if len(replaced):
+            prior = pd.concat(
+                [lake.read("awards", AwardLine, org, where="source_file in (select unnest(?))", params=[list(group["source_file"])])
+                 for org, group in replaced.groupby("organisation")],
+                ignore_index=True,
+            )
+            standing = ledger.standing_lines(prior)
+            reversals = ledger.reverse(standing, replaced.set_index("source_file")["sha256"], run_id, as_of)
+        award_lines = pd.concat([reversals, posted], ignore_index=True)
+
+    # -- validate ---------------------------------------------------------------------------------
+    with timer.stage("validate", progress):
+        quarantine = pd.concat([q for q in quarantine_parts if len(q)], ignore_index=True) if any(len(q) for q in quarantine_parts) else empty_frame(QuarantineDraft)
+        quarantine = quarantine.assign(
+            run_id=run_id, organisation=quarantine["source_file"].str.extract(r"^([^/]*)")[0]
+        )[list(QuarantineRecord.to_schema().columns)]
+        event_frame = pd.concat([e for e in events if len(e)], ignore_index=True).assign(run_id=run_id) if any(len(e) for e in events) else empty_frame(EventRecord)
+        source_rows = _source_records(files, records, quarantine, award_lines, run_id)
+        checked = {
+            "awards": _validated(AwardLine, award_lines),
+            "events": _validated(EventRecord, event_frame),
+            "quarantine": _validated(QuarantineRecord, quarantine),
+            "sources": _validated(SourceRecord, source_rows),
+        }
+        system_tables = {
+            name: (model, _validated(model, pd.concat(frames, ignore_index=True)))
+            for name, (model, frames) in tables.items()
+        }
+
+    # -- stage -------------------------------------------------------------------------------------
+    staged = StagedRun(lake, run_id)
+    with timer.stage("stage", progress):
+        staged.write("awards", AwardLine, checked["awards"], month_column="event_date")
+        staged.write("events", EventRecord, checked["events"], month_column="event_date")
+        for name, (model, frame) in system_tables.items():
+            staged.write(name, model, frame, month_column="event_date")
+        staged.write("quarantine", QuarantineRecord, checked["quarantine"])
+        staged.write("sources", SourceRecord, checked["sources"])
+    _checkpoint("after_stage")
+
+    # -- audit -------------------------------------------------------------------------------------
+    with timer.stage("audit", progress):
+        con = connect()
+        try:
+            for table, model in [("awards", AwardLine), ("events", EventRecord), ("sources", SourceRecord)]:
+                files_ = lake.committed_files(table) + staged.staged_paths(table)
+                warehouse.create_lake_view(con, table, model, files_)
+            failures = warehouse.run_audits(con)
+        finally:
+            con.close()
+        if failures:
+            detail = "; ".join(f"{name}: {len(rows)} row(s), e.g. {rows.head(3).to_dict('records')}" for name, rows in failures.items())
+            raise RunFailed(f"audit failed, nothing was posted: {detail}")
+
+    affected_months = set(pd.to_datetime(checked["awards"]["event_date"].astype("string")).dt.strftime("%Y-%m"))
+    affected_orgs = set(checked["awards"]["organisation"]) | set(checked["sources"]["organisation"])
+    run_record = {
+        "run_id": run_id,
+        "as_of": as_of.isoformat(),
+        "started_at": started.isoformat(timespec="seconds"),
+        "affected": {org: sorted({m for m in affected_months}) for org in sorted(affected_orgs)},
+    }
+
+    # -- commit: files into the lake, then the manifest ---------------------------------------------
+    with timer.stage("commit", progress):
+        staged.commit(run_record, checkpoint=_checkpoint)
+    _checkpoint("after_manifest")
+
+    # -- warehouse and publications (derived; rebuilt from the committed lake) -----------------------
+    with timer.stage("publish", progress):
+        published = refresh_outputs(ctx, paths, organisations, lake, affected=run_record["affected"])
+
+    report = _report(run_id, as_of, started, inbox_dir, files, unknown_org, checked, recovered, timer, published)
+    exit_code = EXIT_QUARANTINE if len(checked["quarantine"]) else EXIT_OK
+    report["exit_code"] = exit_code
+    write_json_atomically(paths.runs / f"{run_id}.json", report)
+    return RunResult(run_id, exit_code, report)
+
+
+def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: Lake, affected: dict) -> list[str]:
+    """Rebuild the warehouse and the publications of the affected periods (plus any missing)."""
+    data_tables: dict[str, list[pd.DataFrame]] = {}
+    system_views: list[str] = []
+    lake_files = {table: (model, lake.committed_files(table)) for table, model in warehouse.CORE_TABLES.items()}
+    for system_name in sorted(set(organisations["system"])):
+        system = get_system(system_name)
+        for table, model in system.lake_tables.items():
+            lake_files[table] = (model, lake.committed_files(table))
+        for view in system.warehouse_sql:
+            if view not in system_views:
+                system_views.append(view)
+        for _, org in organisations[organisations["system"] == system_name].iterrows():
+            for name, frame in system.warehouse_tables(ctx, org).items():
+                data_tables.setdefault(name, []).append(frame)
+    runs = pd.DataFrame(
+        [{"run_id": r["run_id"], "as_of": r.get("as_of"), "started_at": r.get("started_at")} for r in lake.runs],
+        columns=["run_id", "as_of", "started_at"],
+    )
+    tmp = warehouse.build(
+        paths.warehouse,
+        lake_files,
+        {name: pd.concat(frames, ignore_index=True).drop_duplicates() for name, frames in data_tables.items()},
+        system_views,
+        runs,
+    )
+    warehouse.swap_in(tmp, paths.warehouse)
+
+    published: list[str] = []
+    con = connect(paths.warehouse)
+    try:
+        for organisation, org in organisations.iterrows():
+            system = get_system(org["system"])
+            out_dir = paths.publications / organisation
+            months = set(affected.get(organisation, []))
+            for path in system.publish(ctx, con, org, months, out_dir):
+                published.append(str(path))
+    finally:
+        con.close()
+    return published
+
+
+def _validated(model, frame: pd.DataFrame) -> pd.DataFrame:
+    validated, cases = failure_cases(model, frame)
+    if len(cases):
+        raise RunFailed(f"{model.__name__} output failed validation (a pipeline bug; nothing was posted): "
+                        + "; ".join(describe_failures(cases.head(10))))
+    return validated
+
+
+def _unknown_org_quarantine(files: pd.DataFrame) -> pd.DataFrame:
+    if files.empty:
+        return empty_frame(QuarantineDraft)
+    top_level = files["organisation"] == ""
+    reason = ("no organisation settings for folder '" + files["organisation"] + "': add data/organisations/"
+              + files["organisation"] + ".toml (or move the file into a known organisation's folder); the file waits in the inbox")
+    reason = reason.mask(top_level, "files must be inside an organisation folder (inbox/<organisation>/...); the file waits in the inbox")
+    return pd.DataFrame({"source_file": files["source_file"], "location": "whole file", "reason": reason, "record": pd.NA})
+
+
+def _source_records(files, records, quarantine, award_lines, run_id) -> pd.DataFrame:
+    processed = files[files["action"] != "unchanged"]
+    counts = pd.concat(records, ignore_index=True) if records else pd.DataFrame(columns=["source_file", "records_posted", "records_quarantined"])
+    lines = award_lines[award_lines["entry_type"] == "award"].groupby("source_file").size()
+    whole_file = quarantine[quarantine["location"] == "whole file"].groupby("source_file").size()
+    merged = processed.merge(counts, on="source_file", how="left")
+    posted = merged["records_posted"].fillna(0).astype(int)
+    rejected = merged["records_quarantined"].fillna(0).astype(int) + merged["source_file"].map(whole_file).fillna(0).astype(int)
+    status = pd.Series("posted", index=merged.index, dtype="string")
+    status = status.mask(rejected > 0, "posted_with_quarantine").mask((rejected > 0) & (posted == 0), "quarantined")
+    status = status.mask(merged["action"] == "duplicate", "duplicate")
+    return merged.assign(
+        run_id=run_id,
+        status=status,
+        records_posted=posted,
+        records_quarantined=rejected,
+        award_lines=merged["source_file"].map(lines).fillna(0).astype(int),
+    )[list(SourceRecord.to_schema().columns)]
+
+
+def _report(run_id, as_of, started, inbox_dir, files, unknown_org, checked, recovered, timer, published) -> dict:
+    action_counts = files["action"].value_counts().to_dict()
+    sources = checked["sources"]
+    return {
+        "run_id": run_id,
+        "as_of": as_of.isoformat(),
+        "started_at": started.isoformat(timespec="seconds"),
+        "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "inbox": str(inbox_dir),
+        "files": {
+            "seen": int(len(files) + len(unknown_org)),
+            "new": int(action_counts.get("new", 0)),
+            "corrections": int(action_counts.get("correction", 0)),
+            "already_posted": int(action_counts.get("unchanged", 0)),
+            "duplicates": int(action_counts.get("duplicate", 0)),
+            "posted": int((sources["status"] == "posted").sum()),
+            "posted_with_quarantine": int((sources["status"] == "posted_with_quarantine").sum()),
+            "quarantined": int((sources["status"] == "quarantined").sum()),
+            "waiting_unknown_organisation": int(len(unknown_org)),
+        },
+        "records": {
+            "posted": int(sources["records_posted"].sum()),
+            "quarantined": int(len(checked["quarantine"])),
+        },
+        "award_lines": {
+            "posted": int((checked["awards"]["entry_type"] == "award").sum()),
+            "reversals": int((checked["awards"]["entry_type"] == "reversal").sum()),
+        },
+        "recovered_from_interrupted_run": recovered,
+        "publications": published,
+        "durations_seconds": timer.durations,
+    }

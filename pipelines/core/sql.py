@@ -1,0 +1,34 @@
+"""Run the SQL files of sql/: one relation per file, parameters always bound."""
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+
+from pipelines.core.settings import SQL_DIR
+
+
+@cache
+def sql_text(name: str) -> str:
+    """The text of sql/<name>.sql."""
+    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def connect(database: str | Path = ":memory:") -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(str(database))
+    con.execute(sql_text("macros"))
+    return con
+
+
+def query(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None) -> pd.DataFrame:
+    """Run sql/<name>.sql (a select) and return a frame with Arrow dtypes (exact decimals)."""
+    result: pa.Table = con.sql(sql_text(name), params=params or {}).to_arrow_table()
+    return result.to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def fetch(con: duckdb.DuckDBPyConnection, sql: str, params: list | dict | None = None) -> pd.DataFrame:
+    """An inline select (for small lookups) as a frame with Arrow dtypes: decimals stay exact."""
+    return con.sql(sql, params=params).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)

@@ -1,0 +1,65 @@
+"""What every rule system plugs into the nightly run.
+
+A rule system is a module under pipelines/<system>/ whose `SYSTEM` object has:
+
+* `name`, `accepted_suffixes` (file types it reads),
+* `lake_tables`: {table: pandera model} of the dated tables it writes (partitioned by month of
+  `event_date`),
+* `process(ctx, organisation, sources, superseded) -> SystemBatch`: parse, validate and award a
+  batch of new or corrected files of one organisation,
+* `warehouse_sql`: names of sql/ files that create its warehouse views,
+* `publish(ctx, con, organisation, affected_months, out_dir) -> list[Path]`,
+* `explain(con, player_id, event_id) -> list[str]`: extra lines for `pointledger explain`.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+
+from pipelines.core.lake import Lake
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    organisation: str
+    source_file: str  # path inside the inbox, starting with the organisation folder
+    path: Path
+    sha256: str
+
+    def read(self) -> bytes:
+        return self.path.read_bytes()
+
+
+@dataclass
+class RunContext:
+    run_id: str
+    as_of: date
+    lake: Lake
+    data_dir: Path
+    checkpoint: callable = lambda name: None
+
+
+@dataclass
+class SystemBatch:
+    events: pd.DataFrame  # EventRecord columns except run_id
+    awards: pd.DataFrame  # AwardDraft
+    quarantine: pd.DataFrame  # QuarantineDraft
+    records: pd.DataFrame  # source_file, records_posted, records_quarantined
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+
+_SYSTEMS = {"mahjong": "pipelines.mahjong.system"}
+
+
+def get_system(name: str):
+    if name not in _SYSTEMS:
+        raise KeyError(name)
+    return importlib.import_module(_SYSTEMS[name]).SYSTEM
+
+
+def available_systems() -> list[str]:
+    return list(_SYSTEMS)

@@ -1,0 +1,91 @@
+"""The analysts' DuckDB warehouse: views over the committed lake files, rebuilt every run.
+
+The warehouse is built into a temporary file and swapped in with one rename, so readers see the
+old warehouse or the new one, never half of one. Views name the lake files the manifest lists
+(by absolute path): files of an uncommitted run are never visible.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from pipelines.core.sql import connect, sql_text
+from schemas.common import arrow_schema
+from schemas.ledger import AwardLine, EventRecord, QuarantineRecord, SourceRecord
+
+CORE_TABLES = {
+    "sources": SourceRecord,
+    "events": EventRecord,
+    "awards": AwardLine,
+    "quarantine": QuarantineRecord,
+}
+CORE_VIEWS = ["warehouse/sources", "warehouse/events", "warehouse/awards", "warehouse/balances", "warehouse/quarantine"]
+AUDITS = ["award_posted_twice", "reversal_mismatch", "award_without_event", "source_version_processed_twice"]
+
+
+def _quote(text: str) -> str:
+    # Paths are ours (the lake's own files), but quote them properly all the same.
+    return "'" + text.replace("'", "''") + "'"
+
+
+def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: list[Path]) -> None:
+    """`lake_<table>`: the given Parquet files, or an empty relation of the right columns."""
+    if files:
+        listing = ", ".join(_quote(str(Path(f).resolve())) for f in files)
+        con.execute(
+            f"create or replace view lake_{table} as "
+            f"select * from read_parquet([{listing}], union_by_name = true, hive_partitioning = false)"
+        )
+    else:
+        con.register(f"_empty_{table}", arrow_schema(model).empty_table())
+        con.execute(f"create or replace table lake_{table} as select * from _empty_{table}")
+        con.unregister(f"_empty_{table}")
+
+
+def run_audits(con: duckdb.DuckDBPyConnection) -> dict[str, pd.DataFrame]:
+    """Every audit query that returned rows (it must return none)."""
+    failures = {}
+    for name in AUDITS:
+        rows = con.execute(sql_text(f"audits/{name}")).fetch_df()
+        if len(rows):
+            failures[name] = rows
+    return failures
+
+
+def build(
+    target: Path,
+    lake_files: dict[str, tuple[type, list[Path]]],
+    data_tables: dict[str, pd.DataFrame],
+    system_views: list[str],
+    runs: pd.DataFrame,
+) -> Path:
+    """Build the warehouse into `<target>.tmp` and return that path (the caller swaps it in)."""
+    tmp = target.with_name(target.name + ".tmp")
+    for stale in (tmp, tmp.with_name(tmp.name + ".wal")):
+        if stale.exists():
+            stale.unlink()
+    con = connect(tmp)
+    try:
+        for table, (model, files) in lake_files.items():
+            create_lake_view(con, table, model, files)
+        for name, frame in data_tables.items():
+            con.register(f"_data_{name}", frame)
+            con.execute(f"create or replace table {name} as select * from _data_{name}")
+            con.unregister(f"_data_{name}")
+        con.register("_runs", runs)
+        con.execute("create or replace table runs as select * from _runs")
+        con.unregister("_runs")
+        for view in CORE_VIEWS + system_views:
+            relation = view.split("/")[-1]
+            con.execute(f"create or replace view {relation} as {sql_text(view)}")
+        con.execute("checkpoint")
+    finally:
+        con.close()
+    return tmp
+
+
+def swap_in(tmp: Path, target: Path) -> None:
+    os.replace(tmp, target)

@@ -1,0 +1,221 @@
+"""Read league result posts into one row per player per game.
+
+Two formats (docs in README, "Mahjong input formats"):
+
+* text posts, as players write them on the league's board::
+
+      2026年11月3日(火)
+      ・１位らつみ 55000
+      ・２位りつみ 28000
+      ・３位るつみ 22000
+      ・４位れつみ -5000
+      らつみさんが役満、四暗刻を和了しました。
+
+* CSV, one row per player per game: ``date,game,rank,player,score,yakuman``.
+
+Parsing is vectorised over the lines of a file (pandas string methods); nothing here decides
+whether a game is valid: that is `validate.py`. Unreadable lines are reported as problems
+attached to the game they belong to, so the game is quarantined and its neighbours still post.
+"""
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+
+RESULT_COLUMNS = [
+    "source_file", "game_seq", "line_no", "event_date", "date_problem", "date_line",
+    "rank", "rank_given", "player_raw", "score", "raw", "problem",
+]
+YAKUMAN_COLUMNS = ["source_file", "game_seq", "line_no", "player_raw", "yakuman_name", "raw"]
+ORPHAN_COLUMNS = ["source_file", "line_no", "raw", "problem"]
+
+# After NFKC: full-width digits/letters are ASCII and "－" is "-". These minus signs are not.
+_MINUS_SIGNS = {"\u2212": "-", "▲": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-"}
+
+_DATE = r"^\s*(?P<y>\d{4})\s*[-/.年]\s*(?P<m>\d{1,2})\s*[-/.月]\s*(?P<d>\d{1,2})\s*日?(?:\s*[\(（].*[\)）])?\s*$"
+_DATE_NO_YEAR = r"^\s*\d{1,2}\s*[/月]\s*\d{1,2}\s*日?(?:\s*[\(（].*[\)）])?\s*$"
+_RANK = r"^[・･\*]?\s*(?P<rank>[1-4])\s*位\s*(?P<name>\S.*?)\s*(?P<score>-?\d{1,3}(?:,\d{3})+|-?\d+)\s*点?\s*$"
+_RANK_LIKE = r"^(?:[・･]|\s*\d+\s*位)"
+_RANK_DIGIT = r"^[・･\*]?\s*(?P<digit>\d+)\s*位"
+_YAKUMAN = r"^\s*(?P<name>.+?)(?:さん)?\s*が\s*役満[、,]?\s*(?P<yaku>[^を]*?)\s*を?\s*和了"
+
+EXPECTED_RESULT_LINE = "「・1位 名前 55000」 (rank 1-4, name, final score)"
+EXPECTED_DATE = "2026-11-03, 2026/11/03 or 2026年11月3日"
+
+
+def decode(data: bytes) -> tuple[str | None, str | None]:
+    """UTF-8 (with or without BOM), else Shift_JIS as Japanese Windows saves it."""
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            return data.decode(encoding), None
+        except UnicodeDecodeError:
+            continue
+    bad = data.decode("utf-8", errors="replace").find("\ufffd")
+    return None, f"the file is not UTF-8 or Shift_JIS text (unreadable byte near character {bad}); save it as UTF-8"
+
+
+def _normalise_lines(text: str) -> pd.DataFrame:
+    raw = pd.Series(text.splitlines(), dtype="string")
+    norm = raw.str.normalize("NFKC")
+    for sign, ascii_minus in _MINUS_SIGNS.items():
+        norm = norm.str.replace(sign, ascii_minus, regex=False)
+    return pd.DataFrame({"line_no": range(1, len(raw) + 1), "raw": raw, "text": norm.str.strip()})
+
+
+def _parse_dates(year: pd.Series, month: pd.Series, day: pd.Series) -> pd.Series:
+    text = year.astype("string") + "-" + month.astype("string").str.zfill(2) + "-" + day.astype("string").str.zfill(2)
+    return pd.to_datetime(text, format="%Y-%m-%d", errors="coerce")
+
+
+def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Text posts → (result rows, yakuman rows, orphan problems not attached to any game)."""
+    lines = _normalise_lines(text)
+    t = lines["text"]
+    date_parts = t.str.extract(_DATE)
+    rank_parts = t.str.extract(_RANK)
+    yakuman_parts = t.str.extract(_YAKUMAN)
+
+    is_date = date_parts["y"].notna()
+    is_date_no_year = t.str.match(_DATE_NO_YEAR).fillna(False)
+    is_rank = rank_parts["rank"].notna()
+    is_rank_like = t.str.match(_RANK_LIKE).fillna(False) | is_rank
+    is_yakuman = yakuman_parts["name"].notna() & ~is_rank_like
+
+    # The date in force on each line: the last date line above it (even an unreadable one).
+    parsed_date = _parse_dates(date_parts["y"], date_parts["m"], date_parts["d"])
+    date_line = pd.Series(lines["line_no"].where(is_date | is_date_no_year), dtype="Float64").ffill()
+    dates_by_line = pd.Series(parsed_date.to_numpy(), index=lines["line_no"].astype("Float64"))
+    date_value = pd.to_datetime(date_line.map(dates_by_line))
+    date_problem = pd.Series(pd.NA, index=lines.index, dtype="string")
+    date_problem = date_problem.mask(is_date & parsed_date.isna(), "the date line " + lines["raw"].str.strip() + " is not a real calendar date")
+    date_problem = date_problem.mask(is_date_no_year, "the date line " + lines["raw"].str.strip() + f" has no year; expected {EXPECTED_DATE}")
+    date_problem = date_problem.where(is_date | is_date_no_year).ffill()
+    date_problem = date_problem.mask(date_line.isna(), f"no date line above this game; expected a line like {EXPECTED_DATE} before the games of a day")
+
+    # Games: runs of consecutive result lines; a rank-1 line or a rank not above the previous
+    # one starts a new game, so a game missing a line does not swallow its neighbour.
+    rank_digit = pd.to_numeric(t.str.extract(_RANK_DIGIT)["digit"], errors="coerce")
+    previous_rank_like = is_rank_like.shift(1, fill_value=False)
+    previous_digit = rank_digit.shift(1)
+    new_game = is_rank_like & (~previous_rank_like | (rank_digit == 1) | (rank_digit <= previous_digit))
+    game_seq = new_game.cumsum().where(is_rank_like)
+
+    problem = pd.Series(pd.NA, index=lines.index, dtype="string").mask(
+        is_rank_like & ~is_rank,
+        "line " + lines["line_no"].astype("string") + ": expected a result line " + EXPECTED_RESULT_LINE + ", found " + lines["raw"].str.strip(),
+    )
+    results = pd.DataFrame(
+        {
+            "source_file": source_file,
+            "game_seq": game_seq,
+            "line_no": lines["line_no"],
+            "event_date": date_value,
+            "date_problem": date_problem,
+            "date_line": date_line,
+            "rank": pd.to_numeric(rank_parts["rank"], errors="coerce"),
+            "rank_given": True,
+            "player_raw": rank_parts["name"],
+            "score": pd.to_numeric(rank_parts["score"].str.replace(",", "", regex=False), errors="coerce"),
+            "raw": lines["raw"],
+            "problem": problem,
+        }
+    )[is_rank_like].reset_index(drop=True)
+
+    last_game = new_game.cumsum().where(new_game.cumsum() > 0)
+    # A yakuman line belongs to the game just above it, and not across a date line.
+    last_game_date_line = pd.Series(date_line.where(new_game)).ffill()
+    attached = is_yakuman & last_game.notna() & (last_game_date_line == date_line)
+    yakuman = pd.DataFrame(
+        {
+            "source_file": source_file,
+            "game_seq": last_game,
+            "line_no": lines["line_no"],
+            "player_raw": yakuman_parts["name"],
+            "yakuman_name": yakuman_parts["yaku"].fillna(""),
+            "raw": lines["raw"],
+        }
+    )[attached].reset_index(drop=True)
+    orphans = pd.DataFrame(
+        {
+            "source_file": source_file,
+            "line_no": lines["line_no"],
+            "raw": lines["raw"],
+            "problem": "line " + lines["line_no"].astype("string") + ": a yakuman line must come right after the game it was won in; no game above it",
+        }
+    )[is_yakuman & ~attached].reset_index(drop=True)
+    return results[RESULT_COLUMNS], yakuman[YAKUMAN_COLUMNS], orphans[ORPHAN_COLUMNS]
+
+
+CSV_COLUMNS = ["date", "game", "rank", "player", "score", "yakuman"]
+
+
+def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """CSV rows → the same three frames as `parse_text`."""
+    try:
+        rows = pd.read_csv(io.StringIO(text), dtype="string", keep_default_na=False, skipinitialspace=True)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        orphan = pd.DataFrame(
+            {"source_file": [source_file], "line_no": [1], "raw": [text[:200]],
+             "problem": [f"not readable as CSV ({error}); expected a header {','.join(CSV_COLUMNS)}"]}
+        )
+        return pd.DataFrame(columns=RESULT_COLUMNS), pd.DataFrame(columns=YAKUMAN_COLUMNS), orphan
+    rows.columns = [str(c).strip().lower() for c in rows.columns]
+    missing = [c for c in CSV_COLUMNS if c not in rows.columns]
+    if missing:
+        orphan = pd.DataFrame(
+            {"source_file": [source_file], "line_no": [1], "raw": [",".join(rows.columns)],
+             "problem": [f"line 1: the header lacks column(s) {', '.join(missing)}; expected {','.join(CSV_COLUMNS)}"]}
+        )
+        return pd.DataFrame(columns=RESULT_COLUMNS), pd.DataFrame(columns=YAKUMAN_COLUMNS), orphan
+
+    rows = rows.assign(line_no=range(2, len(rows) + 2))
+    norm = rows[CSV_COLUMNS].apply(lambda col: col.str.normalize("NFKC").str.strip())
+    for sign, ascii_minus in _MINUS_SIGNS.items():
+        norm["score"] = norm["score"].str.replace(sign, ascii_minus, regex=False)
+    date_parts = norm["date"].str.extract(_DATE)
+    event_date = _parse_dates(date_parts["y"], date_parts["m"], date_parts["d"])
+    rank = pd.to_numeric(norm["rank"], errors="coerce")
+    score = pd.to_numeric(norm["score"].str.replace(",", "", regex=False), errors="coerce")
+    yakuman_count = pd.to_numeric(norm["yakuman"].replace("", "0"), errors="coerce")
+    raw = rows[CSV_COLUMNS].fillna("").agg(",".join, axis=1)
+
+    def bad(mask: pd.Series, what: str) -> pd.Series:
+        return pd.Series(
+            "line " + rows["line_no"].astype("string") + f": {what}", index=rows.index, dtype="string"
+        ).where(mask)
+
+    problems = pd.concat(
+        [
+            bad(event_date.isna(), "date " + norm["date"] + f" is not a date; expected {EXPECTED_DATE}"),
+            bad(norm["game"] == "", "the game column is empty; expected the game number of that evening"),
+            bad((norm["rank"] != "") & ~rank.isin([1, 2, 3, 4]), "rank " + norm["rank"] + " is not 1, 2, 3 or 4"),
+            bad(score.isna(), "score " + norm["score"] + " is not a whole number"),
+            bad(norm["player"] == "", "the player column is empty"),
+            bad(yakuman_count.isna() | (yakuman_count < 0), "yakuman " + norm["yakuman"] + " is not a count (0, 1, 2...)"),
+        ],
+        axis=1,
+    ).apply(lambda r: "; ".join(r.dropna()) or pd.NA, axis=1).astype("string")
+
+    game_key = norm["date"] + "#" + norm["game"]
+    game_seq = pd.Series(pd.factorize(game_key)[0] + 1, index=rows.index)
+    results = pd.DataFrame(
+        {
+            "source_file": source_file,
+            "game_seq": game_seq,
+            "line_no": rows["line_no"],
+            "event_date": event_date,
+            "date_problem": pd.Series(pd.NA, index=rows.index, dtype="string"),
+            "date_line": rows["line_no"].astype("Float64"),
+            "rank": rank,
+            "rank_given": norm["rank"] != "",
+            "player_raw": norm["player"],
+            "score": score,
+            "raw": raw,
+            "problem": problems,
+        }
+    )
+    # The whole game takes the first row's date; rows of one game must agree (checked later).
+    yak = results.loc[yakuman_count.fillna(0) > 0, ["source_file", "game_seq", "line_no", "player_raw", "raw"]]
+    yak = yak.loc[yak.index.repeat(yakuman_count[yak.index].astype(int))].assign(yakuman_name="")
+    return results[RESULT_COLUMNS], yak[YAKUMAN_COLUMNS].reset_index(drop=True), pd.DataFrame(columns=ORPHAN_COLUMNS)

@@ -1,0 +1,186 @@
+"""Leaderboard publications (HTML, CSV, Markdown) per ranking period, and `explain` lines."""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+
+from pipelines.core.sql import fetch
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+_TEMPLATES = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=select_autoescape(["html", "j2"]),
+    keep_trailing_newline=True,
+)
+_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_CHART_PLAYERS = 5
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A text cell that a spreadsheet will not run as a formula (OWASP CSV injection advice)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def markdown_safe(text: str) -> str:
+    """Text for a Markdown table cell: no table breaks, no inline HTML, no links."""
+    for char in "\\|`*_[]<>#":
+        text = text.replace(char, "\\" + char)
+    return text.replace("\n", " ")
+
+
+def _leaderboard(con: duckdb.DuckDBPyConnection, organisation: str, period: str) -> pd.DataFrame:
+    return fetch(
+        con,
+        "select * from mahjong_leaderboard where organisation = ? and period = ? order by as_of, rank nulls last, average desc, player",
+        [organisation, period],
+    )
+
+
+def _rank_labels(ranks: pd.Series) -> pd.Series:
+    shared = ranks.duplicated(keep=False)
+    labels = ranks.astype("Int64").astype("string")
+    return labels.where(~shared, labels + "=")
+
+
+def _chart(history: pd.DataFrame, top_players: list[str]) -> dict:
+    width, height, left, bottom, top = 640, 260, 48, 24, 12
+    data = history[history["player"].isin(top_players)]
+    if data.empty:
+        return {"series": []}
+    snapshots = sorted(data["as_of"].unique())
+    values = data["average"].map(Decimal)
+    low, high = min(values), max(values)
+    if low == high:
+        low, high = low - 1, high + 1
+    def y(v: Decimal) -> float:
+        return round(top + (height - top - bottom) * float((high - v) / (high - low)), 1)
+    def x(i: int) -> float:
+        span = max(len(snapshots) - 1, 1)
+        return round(left + 20 + (width - left - 40) * i / span, 1) if len(snapshots) > 1 else (left + width) / 2
+    series = []
+    for colour, player in zip(_COLOURS, top_players):
+        rows = data[data["player"] == player].sort_values("as_of")
+        dots = [
+            {"x": x(snapshots.index(r.as_of)), "y": y(Decimal(r.average)), "label": f"{r.as_of}: {r.average}"}
+            for r in rows.itertuples()
+        ]
+        series.append({"player": player, "colour": colour, "dots": dots, "points": " ".join(f"{d['x']},{d['y']}" for d in dots)})
+    ticks = [low + (high - low) * Decimal(i) / 4 for i in range(5)]
+    return {
+        "width": width, "height": height, "left": left, "series": series,
+        "y_ticks": [{"y": y(t), "label": f"{t:.2f}"} for t in ticks],
+        "x_ticks": [{"x": x(i), "label": str(s)[:7]} for i, s in enumerate(snapshots)],
+    }
+
+
+def render_period(board: pd.DataFrame, org: pd.Series, run_label: str = "") -> dict[str, str]:
+    """The three publication files of one period (final or latest snapshot) as text."""
+    latest_as_of = board["as_of"].max()
+    latest = board[board["as_of"] == latest_as_of]
+    eligible = latest[latest["eligible"]].sort_values(["rank", "player"])
+    eligible = eligible.assign(rank_label=_rank_labels(eligible["rank"]))
+    not_eligible = latest[~latest["eligible"]].sort_values(["games_needed", "player"])
+    first = latest.iloc[0]
+    top_players = list(eligible["player"].head(_CHART_PLAYERS))
+    context = {
+        "league": org["display_name"],
+        "period_name": first["period_name"],
+        "period_label": f"{str(first['period_start'])[:7]}〜{str(first['period_end'])[:7]}",
+        "period_start": first["period_start"],
+        "period_end": first["period_end"],
+        "as_of": latest_as_of,
+        "final": latest_as_of == first["period_end"],
+        "min_games": int(first["games"] + first["games_needed"]) if not first["eligible"] else int(latest["games_needed"].max() or 0) or None,
+        "eligible": eligible.to_dict("records"),
+        "not_eligible": not_eligible.to_dict("records"),
+        "chart": _chart(board[board["eligible"] | board["player"].isin(top_players)], top_players),
+        "run_label": run_label,
+    }
+    context["min_games"] = _min_games(latest)
+    html = _TEMPLATES.get_template("leaderboard.html.j2").render(**context)
+
+    columns = ["as_of", "rank", "player", "games", "points", "bonus", "total", "average", "eligible", "games_needed"]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(columns)
+    for row in pd.concat([eligible, not_eligible]).itertuples():
+        writer.writerow([
+            row.as_of, "" if pd.isna(row.rank) else (row.rank_label if hasattr(row, "rank_label") and isinstance(row.rank_label, str) else int(row.rank)),
+            spreadsheet_safe(str(row.player)), row.games, row.points, row.bonus, row.total, row.average,
+            "true" if row.eligible else "false", row.games_needed,
+        ])
+
+    md = [f"# {markdown_safe(str(org['display_name']))} {markdown_safe(str(first['period_name']))}", "",
+          f"期間 {first['period_start']} 〜 {first['period_end']}, 集計日 {latest_as_of}", "",
+          "| 順位 | 名前 | 試合 | ポイント | ボーナス | 合計 | 平均 |", "|---:|---|---:|---:|---:|---:|---:|"]
+    md += [f"| {r.rank_label} | {markdown_safe(str(r.player))} | {r.games} | {r.points} | {r.bonus} | {r.total} | {r.average} |"
+           for r in eligible.itertuples()]
+    md += ["", "## 規定未達", "", "| あと | 名前 | 試合 | 合計 | 平均 |", "|---:|---|---:|---:|---:|"]
+    md += [f"| {r.games_needed} | {markdown_safe(str(r.player))} | {r.games} | {r.total} | {r.average} |" for r in not_eligible.itertuples()]
+    return {"index.html": html, "leaderboard.csv": buffer.getvalue(), "leaderboard.md": "\n".join(md) + "\n"}
+
+
+def _min_games(latest: pd.DataFrame) -> int:
+    # games + games_needed is the minimum for anyone not yet eligible; eligible players show none
+    needed = latest.loc[~latest["eligible"], "games"] + latest.loc[~latest["eligible"], "games_needed"]
+    return int(needed.iloc[0]) if len(needed) else int(latest["games"].min())
+
+
+def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
+    """(Re)write the publication of every period touched by this run, and of any period missing one."""
+    organisation = org["organisation"]
+    periods = fetch(
+        con,
+        "select distinct period, period_start, period_end from mahjong_leaderboard where organisation = ? order by period",
+        [organisation],
+    )
+    written = []
+    for period in periods.itertuples():
+        months = pd.period_range(str(period.period_start)[:7], str(period.period_end)[:7], freq="M").strftime("%Y-%m")
+        target = out_dir / period.period
+        if not (set(months) & affected_months) and target.exists():
+            continue
+        files = render_period(_leaderboard(con, organisation, period.period), org)
+        tmp = out_dir / f".{period.period}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        old = out_dir / f".{period.period}.old"
+        shutil.rmtree(old, ignore_errors=True)
+        if target.exists():
+            os.replace(target, old)
+        os.replace(tmp, target)
+        shutil.rmtree(old, ignore_errors=True)
+        written.append(target)
+    return written
+
+
+def explain_leaderboard(con: duckdb.DuckDBPyConnection, player_id: str) -> list[str]:
+    rows = fetch(
+        con,
+        """
+        select * from mahjong_leaderboard
+        where player = ?
+        qualify as_of = max(as_of) over (partition by organisation, period)
+        order by organisation, period
+        """,
+        [player_id],
+    )
+    lines = []
+    for r in rows.itertuples():
+        status = f"rank {r.rank}" if r.eligible else f"not ranked yet: {r.games_needed} more game(s) needed"
+        lines.append(
+            f"{r.league} {r.period_name} {r.period_start}〜{r.period_end} (as of {r.as_of}): "
+            f"({r.points} points + {r.bonus} bonus) / {r.games} games = {r.total} / {r.games} = {r.average} "
+            f"(half-up to 3 decimals) → {status} [{r.rule_version}]"
+        )
+    return lines

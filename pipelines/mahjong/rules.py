@@ -1,0 +1,65 @@
+"""Load the league's rule, calendar and alias tables from data/ (validated, or the run stops)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP
+from pathlib import Path
+
+import pandas as pd
+
+from pipelines.core.settings import SettingsError, read_toml
+from pipelines.core.validation import validate_settings
+from schemas.mahjong import Alias, PeriodScheme, PlacingPoints, RuleVersion, Season
+
+# The league's one rounding mode: half-up (away from zero) for points shared by tied scores
+# (to 0.01) and for the leaderboard average (to `average_decimals`, 3 in the seed's rules).
+ROUNDING = ROUND_HALF_UP
+
+
+@dataclass(frozen=True)
+class LeagueRules:
+    rule_versions: pd.DataFrame
+    placing_points: pd.DataFrame
+    seasons: pd.DataFrame
+    period_scheme: pd.DataFrame
+    aliases: pd.DataFrame
+
+
+def _read_csv(path: Path) -> pd.DataFrame:
+    if not path.exists():
+        raise SettingsError(f"missing data file {path}")
+    return pd.read_csv(path, dtype="string", keep_default_na=False)
+
+
+def load_league_rules(data_dir: Path, organisation: pd.Series) -> LeagueRules:
+    ruleset, calendar = organisation["ruleset"], organisation["calendar"]
+    versions = _read_csv(data_dir / "rules" / "mahjong" / "rule_versions.csv")
+    versions = validate_settings(RuleVersion, versions[versions["ruleset"] == ruleset], "data/rules/mahjong/rule_versions.csv")
+    if versions.empty:
+        raise SettingsError(f"data/rules/mahjong/rule_versions.csv has no rule version of ruleset {ruleset!r}")
+    placing = _read_csv(data_dir / "rules" / "mahjong" / "placing_points.csv")
+    placing = validate_settings(PlacingPoints, placing[placing["ruleset"] == ruleset], "data/rules/mahjong/placing_points.csv")
+    missing = set(versions["rule_version"]) - set(placing["rule_version"])
+    if missing:
+        raise SettingsError(f"data/rules/mahjong/placing_points.csv has no placing points for {sorted(missing)}")
+
+    settings = read_toml(data_dir / "calendars" / f"{calendar}.toml")
+    seasons = pd.DataFrame(
+        [
+            {"calendar": calendar, "season": s.get("season"), "name": s.get("name", s.get("season")),
+             "starts_on": s.get("starts_on"), "ends_on": s.get("ends_on")}
+            for s in settings.get("seasons", [])
+        ],
+        columns=["calendar", "season", "name", "starts_on", "ends_on"],
+    )
+    seasons = validate_settings(Season, seasons, f"data/calendars/{calendar}.toml [[seasons]]")
+    scheme = pd.DataFrame(
+        [{"calendar": calendar, "months_per_period": settings.get("months_per_period"),
+          "anchor": settings.get("anchor"), "period_names": "|".join(settings.get("period_names", []))}]
+    )
+    scheme = validate_settings(PeriodScheme, scheme, f"data/calendars/{calendar}.toml")
+
+    alias_path = data_dir / "aliases" / f"{organisation['aliases']}.csv"
+    aliases = _read_csv(alias_path) if pd.notna(organisation["aliases"]) and alias_path.exists() else pd.DataFrame(columns=["alias", "player_id"])
+    aliases = validate_settings(Alias, aliases, str(alias_path))
+    return LeagueRules(versions, placing, seasons, scheme, aliases)

@@ -1,0 +1,167 @@
+"""The mahjong league as a rule system of the nightly run (see pipelines/core/system.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from pipelines.core.sql import connect, query
+from pipelines.core.system import RunContext, SourceFile, SystemBatch
+from pipelines.mahjong import calendar
+from pipelines.mahjong.parse import ORPHAN_COLUMNS, RESULT_COLUMNS, YAKUMAN_COLUMNS, decode, parse_csv, parse_text
+from pipelines.mahjong.rules import LeagueRules, load_league_rules
+from pipelines.mahjong.validate import GAME_KEY, validate_games
+from schemas.common import empty_frame
+from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
+from schemas.mahjong import MahjongResult
+
+DENOMINATION = "league"
+
+
+def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Parse every file of the batch (a loop over files, not rows; each file is vectorised)."""
+    results, yakuman, orphans = [], [], []
+    for source in sources:
+        text, problem = decode(source.read())
+        if text is None:
+            orphans.append(pd.DataFrame({"source_file": [source.source_file], "line_no": [0], "raw": [None], "problem": [problem]}))
+            continue
+        parse = parse_csv if source.source_file.lower().endswith(".csv") else parse_text
+        r, y, o = parse(source.source_file, text)
+        results.append(r)
+        yakuman.append(y)
+        orphans.append(o)
+    def concat(frames, columns):
+        frames = [f for f in frames if len(f)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    return concat(results, RESULT_COLUMNS), concat(yakuman, YAKUMAN_COLUMNS), concat(orphans, ORPHAN_COLUMNS)
+
+
+def _with_places(valid: pd.DataFrame) -> pd.DataFrame:
+    """The place that earns placing points: the posted rank, else the order of scores."""
+    by_score = valid.groupby(GAME_KEY)["score"].rank(method="first", ascending=False)
+    return valid.assign(place=valid["rank"].where(valid["rank_given"], by_score).astype(int))
+
+
+def _results_table(valid: pd.DataFrame, yakuman: pd.DataFrame, organisation: str, sha_of: dict, run_id: str) -> pd.DataFrame:
+    yak = yakuman.groupby(GAME_KEY + ["player_id"]).agg(
+        yakuman=("line_no", "size"), yakuman_names=("yakuman_name", lambda s: "・".join(n for n in s if n))
+    ).reset_index()
+    rows = valid.merge(yak, on=GAME_KEY + ["player_id"], how="left")
+    return rows.assign(
+        event_id=rows["source_file"] + "#" + rows["game_seq"].astype(int).astype(str),
+        organisation=organisation,
+        event_date=rows["event_date"].dt.date,
+        game_no=rows["game_seq"].astype(int),
+        player_name=rows["player_raw"].str.strip(),
+        yakuman=rows["yakuman"].fillna(0).astype(int),
+        yakuman_names=rows["yakuman_names"].fillna(""),
+        source_sha256=rows["source_file"].map(sha_of),
+        location="line " + rows["line_no"].astype(int).astype(str),
+        run_id=run_id,
+    )
+
+
+def _awards(results: pd.DataFrame, rules: LeagueRules, org: pd.Series) -> pd.DataFrame:
+    con = connect()
+    try:
+        con.register("batch_results", results.drop(columns=["season", "first_line", "last_line"], errors="ignore"))
+        con.register("mahjong_rule_versions", rules.rule_versions)
+        con.register("mahjong_placing_points", rules.placing_points)
+        points = query(con, "mahjong/int_mahjong_game_points", {"ruleset": org["ruleset"]})
+    finally:
+        con.close()
+    lines = results.merge(points, on=["event_id", "player_id"])
+    return lines.assign(
+        system="mahjong",
+        denomination=DENOMINATION,
+        location="lines " + lines["first_line"].astype(int).astype(str) + "–" + lines["last_line"].astype(int).astype(str),
+    )[list(AwardDraft.to_schema().columns)]
+
+
+class MahjongSystem:
+    name = "mahjong"
+    accepted_suffixes = (".txt", ".csv")
+    lake_tables = {"mahjong_results": MahjongResult}
+    warehouse_sql = ["warehouse/mahjong_results", "warehouse/mahjong_leaderboard"]
+
+    def rules(self, ctx: RunContext, org: pd.Series) -> LeagueRules:
+        return load_league_rules(ctx.data_dir, org)
+
+    def process(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
+                superseded: set[str]) -> SystemBatch:
+        organisation = org["organisation"]
+        rules = self.rules(ctx, org)
+        sha_of = {s.source_file: s.sha256 for s in sources}
+        results, yakuman, orphans = _parse_sources(sources)
+
+        months = set(pd.to_datetime(results["event_date"]).dropna().dt.strftime("%Y-%m"))
+        history = ctx.lake.read("mahjong_results", MahjongResult, organisation, months)
+        history = history.merge(active, on=["source_file", "source_sha256"])
+        history = history[~history["source_file"].isin(superseded)].drop_duplicates("event_id")
+        history = history.assign(location="game " + history["game_no"].astype("string"))
+
+        valid, valid_yakuman, quarantined = validate_games(
+            results, yakuman,
+            aliases=rules.aliases,
+            seasons_of=lambda dates: calendar.season_of(dates, rules.seasons),
+            game_total=int(org["game_total"]),
+            as_of=ctx.as_of,
+            history=history,
+        )
+        valid = _with_places(valid)
+        table = _results_table(valid, valid_yakuman, organisation, sha_of, ctx.run_id)
+        awards = _awards(table, rules, org) if len(table) else empty_frame(AwardDraft)
+
+        events = table.drop_duplicates("event_id").assign(system="mahjong", kind="mahjong_game")
+        events = events.assign(location=awards.drop_duplicates("event_id").set_index("event_id")["location"].reindex(events["event_id"]).to_numpy())
+        events = events[[c for c in EventRecord.to_schema().columns if c != "run_id"]]
+
+        quarantine = pd.concat(
+            [
+                quarantined,
+                orphans.assign(
+                    location=orphans["line_no"].astype(int).map(lambda n: f"line {n}" if n else "whole file"),
+                    reason=orphans["problem"], record=orphans["raw"],
+                )[list(QuarantineDraft.to_schema().columns)],
+            ],
+            ignore_index=True,
+        )
+        posted = table.groupby("source_file")["event_id"].nunique()
+        rejected = quarantine.groupby("source_file").size()
+        records = pd.DataFrame({"source_file": [s.source_file for s in sources]}).assign(
+            records_posted=lambda f: f["source_file"].map(posted).fillna(0).astype(int),
+            records_quarantined=lambda f: f["source_file"].map(rejected).fillna(0).astype(int),
+        )
+        return SystemBatch(
+            events=events,
+            awards=awards,
+            quarantine=quarantine,
+            records=records,
+            tables={"mahjong_results": table[list(MahjongResult.to_schema().columns)]},
+        )
+
+    # -- warehouse, publications, explain: see publish.py ---------------------------------------
+    def warehouse_tables(self, ctx: RunContext, org: pd.Series) -> dict[str, pd.DataFrame]:
+        """Small data tables the warehouse views join: periods, snapshots, rule versions."""
+        rules = self.rules(ctx, org)
+        scheme = rules.period_scheme.iloc[0]
+        periods = calendar.periods(scheme, org["organisation"], org["display_name"])
+        return {
+            "mahjong_periods": periods,
+            "mahjong_snapshots": calendar.snapshots(periods, int(scheme["months_per_period"])),
+            "mahjong_rule_versions": rules.rule_versions,
+        }
+
+    def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
+        from pipelines.mahjong.publish import publish_league
+
+        return publish_league(con, org, affected_months, out_dir)
+
+    def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
+        from pipelines.mahjong.publish import explain_leaderboard
+
+        return explain_leaderboard(con, player_id)
+
+
+SYSTEM = MahjongSystem()

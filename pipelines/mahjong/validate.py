@@ -1,0 +1,233 @@
+"""Decide which parsed games are valid; quarantine the others with a reason a player can act on.
+
+Each game is checked as one row of a wide frame by the pandera model `GameChecks` (lazy, so
+every problem of a game is reported at once). A failing check's message is built from that
+game's own data by `_MESSAGES`.
+"""
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+
+import pandas as pd
+import pandera.pandas as pa
+from pandera.typing import Series
+
+from pipelines.core.validation import failure_cases
+from pipelines.mahjong.names import apply_aliases, normalise_names
+
+GAME_KEY = ["source_file", "game_seq"]
+ORDINAL = {1: "1位", 2: "2位", 3: "3位", 4: "4位"}
+
+
+class GameChecks(pa.DataFrameModel):
+    """One row per parsed game (wide). Every check is one rule of a valid game."""
+
+    class Config:
+        strict = False
+        coerce = False
+
+    @pa.dataframe_check(error="readable_lines")
+    def readable_lines(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["bad_lines"] == 0
+
+    @pa.dataframe_check(error="dated")
+    def dated(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["date_problem"].isna() & g["event_date"].notna() & (g["n_dates"] <= 1)
+
+    @pa.dataframe_check(error="not_future")
+    def not_future(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["event_date"].isna() | (g["event_date"] <= g["as_of"])
+
+    @pa.dataframe_check(error="four_lines")
+    def four_lines(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["n_lines"] == 4
+
+    @pa.dataframe_check(error="ranks_once_each")
+    def ranks_once_each(cls, g: pd.DataFrame) -> Series[bool]:
+        return (g["n_lines"] != 4) | (g["ranks"] == "1,2,3,4") | (g["ranks_given"] == 0)
+
+    @pa.dataframe_check(error="ranks_all_or_none")
+    def ranks_all_or_none(cls, g: pd.DataFrame) -> Series[bool]:
+        return (g["ranks_given"] == 0) | (g["ranks_given"] == g["n_lines"])
+
+    @pa.dataframe_check(error="distinct_players")
+    def distinct_players(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["repeated_players"] == ""
+
+    @pa.dataframe_check(error="scores_follow_ranks")
+    def scores_follow_ranks(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["score_order_break"] == ""
+
+    @pa.dataframe_check(error="scores_sum")
+    def scores_sum(cls, g: pd.DataFrame) -> Series[bool]:
+        return (g["n_lines"] != 4) | (g["score_sum"] == g["game_total"])
+
+    @pa.dataframe_check(error="yakuman_at_table")
+    def yakuman_at_table(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["yakuman_strangers"] == ""
+
+    @pa.dataframe_check(error="known_season")
+    def known_season(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["event_date"].isna() | g["season"].notna()
+
+
+def _lines_text(g: pd.DataFrame) -> pd.Series:
+    return "lines " + g["first_line"].astype("string") + "–" + g["last_line"].astype("string")
+
+
+_MESSAGES = {
+    "readable_lines": lambda g: g["line_problems"],
+    "dated": lambda g: g["date_problem"].fillna("the rows of this game carry different dates; a game is played on one date"),
+    "not_future": lambda g: "the game is dated " + g["event_date"].dt.strftime("%Y-%m-%d") + ", after the run date "
+    + g["as_of"].dt.strftime("%Y-%m-%d") + "; check the date line",
+    "four_lines": lambda g: "the game at " + _lines_text(g) + " has " + g["n_lines"].astype("string")
+    + " result lines; expected 4 (ranks 1 to 4)",
+    "ranks_once_each": lambda g: "ranks " + g["ranks"] + " found; expected 1,2,3,4 once each",
+    "ranks_all_or_none": lambda g: "give a rank for all four players or for none (then scores decide)",
+    "distinct_players": lambda g: "player " + g["repeated_players"] + " is listed more than once; a game has four different players",
+    "scores_follow_ranks": lambda g: "scores must not increase with rank: " + g["score_order_break"],
+    "scores_sum": lambda g: "the four scores add up to " + g["score_sum"].astype("string") + "; expected "
+    + g["game_total"].astype("string") + " (check each player's score)",
+    "yakuman_at_table": lambda g: "the yakuman winner " + g["yakuman_strangers"] + " is not one of this game's players ("
+    + g["players"] + ")",
+    "known_season": lambda g: "no season of the league calendar covers " + g["event_date"].dt.strftime("%Y-%m-%d"),
+}
+
+
+def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
+    """Aggregate the long rows into one wide row per game, with what the checks need."""
+    r = results.sort_values(GAME_KEY + ["line_no"])
+    grouped = r.groupby(GAME_KEY, sort=False)
+    by_rank = r.sort_values(GAME_KEY + ["rank", "line_no"])
+    score_step = by_rank.groupby(GAME_KEY)["score"].diff()
+    order_break = (
+        by_rank.assign(
+            brk=(ORDINAL_SERIES(by_rank["rank"]) + " has " + by_rank["score"].astype("string") + " but the rank above has "
+                 + (by_rank["score"] - score_step).astype("string")).where(score_step > 0)
+        )
+        .groupby(GAME_KEY)["brk"].agg(lambda s: "; ".join(s.dropna()))
+    )
+    repeated = (
+        r[r.duplicated(GAME_KEY + ["player_id"], keep="first") & r["player_id"].notna()]
+        .groupby(GAME_KEY)["player_id"].agg(lambda s: ", ".join(sorted(set(s))))
+    )
+    known = r[GAME_KEY + ["player_id"]].dropna().assign(at_table=True)
+    strangers = (
+        yakuman.merge(known, on=GAME_KEY + ["player_id"], how="left")
+        .loc[lambda y: y["at_table"].isna()]
+        .groupby(GAME_KEY)["player_id"].agg(lambda s: ", ".join(s))
+    )
+    yak_last = yakuman.groupby(GAME_KEY)["line_no"].max()
+    games = pd.DataFrame(
+        {
+            "first_line": grouped["line_no"].min(),
+            "last_line": grouped["line_no"].max(),
+            "n_lines": grouped.size(),
+            "bad_lines": grouped["problem"].count(),
+            "line_problems": grouped["problem"].agg(lambda s: "; ".join(s.dropna())),
+            "event_date": grouped["event_date"].first(),
+            "n_dates": grouped["event_date"].nunique(),
+            "date_problem": grouped["date_problem"].first(),
+            "ranks": by_rank.groupby(GAME_KEY)["rank"].agg(lambda s: ",".join(s.dropna().astype(int).astype(str))),
+            "ranks_given": grouped["rank_given"].sum(),
+            "score_sum": grouped["score"].sum(min_count=1),
+            "players": grouped["player_id"].agg(lambda s: ", ".join(s.dropna())),
+        }
+    )
+    games = games.join(order_break.rename("score_order_break")).join(repeated.rename("repeated_players"))
+    games = games.join(strangers.rename("yakuman_strangers")).join(yak_last.rename("last_yakuman_line"))
+    games["last_line"] = games[["last_line", "last_yakuman_line"]].max(axis=1).astype(int)
+    return games.fillna({"score_order_break": "", "repeated_players": "", "yakuman_strangers": ""})
+
+
+def ORDINAL_SERIES(ranks: pd.Series) -> pd.Series:  # noqa: N802 - reads as a label maker
+    return ranks.map(ORDINAL).astype("string").fillna("?位")
+
+
+def _fingerprint(results: pd.DataFrame) -> pd.Series:
+    """Same date, same players with the same scores: the same game, whoever posted it."""
+    keyed = results.assign(cell=results["player_id"] + "=" + results["score"].astype("string"))
+    joined = keyed.sort_values(GAME_KEY + ["player_id"]).groupby(GAME_KEY)["cell"].agg("|".join)
+    dates = keyed.groupby(GAME_KEY)["event_date"].first().dt.strftime("%Y-%m-%d")
+    text = dates + "|" + joined
+    return text.map(lambda s: hashlib.sha256(s.encode()).hexdigest()[:24])
+
+
+def validate_games(
+    results: pd.DataFrame,
+    yakuman: pd.DataFrame,
+    *,
+    aliases: pd.DataFrame,
+    seasons_of,
+    game_total: int,
+    as_of: date,
+    history: pd.DataFrame,
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """→ (valid result rows with game metadata, valid yakuman rows, quarantined games).
+
+    `history` holds fingerprints of games already posted (columns fingerprint, source_file,
+    location) so that a game posted again in another file is posted once.
+    """
+    results = results.assign(player_id=apply_aliases(normalise_names(results["player_raw"]), aliases))
+    yakuman = yakuman.assign(player_id=apply_aliases(normalise_names(yakuman["player_raw"]), aliases))
+    games = _game_frame(results, yakuman)
+    games = games.assign(
+        as_of=pd.Timestamp(as_of), game_total=game_total, season=seasons_of(games["event_date"]).to_numpy()
+    )
+    _, cases = failure_cases(GameChecks, games.reset_index(drop=True))
+    cases = cases.drop_duplicates(["index", "check"])
+    flat = games.reset_index()
+    reasons = []
+    for check, builder in _MESSAGES.items():
+        failing = cases.loc[cases["check"] == check, "index"].astype(int).unique()
+        if len(failing):
+            part = flat.loc[failing]
+            reasons.append(pd.DataFrame({"row": failing, "check": check, "reason": builder(part).to_numpy()}))
+    reasons = pd.concat(reasons) if reasons else pd.DataFrame(columns=["row", "check", "reason"])
+    bad_rows = reasons.groupby("row")["reason"].agg("; ".join)
+
+    flat = flat.assign(reason=bad_rows.reindex(flat.index).astype("string"))
+    valid_keys = flat.loc[flat["reason"].isna(), GAME_KEY + ["first_line", "last_line", "season"]]
+    valid = results.merge(valid_keys, on=GAME_KEY)
+    valid = valid.merge(_fingerprint(valid).rename("fingerprint").reset_index(), on=GAME_KEY)
+
+    # A game posted twice (same date, players, scores): the first posting stands.
+    first_of = (
+        valid.drop_duplicates(GAME_KEY)
+        .assign(location="lines " + valid.drop_duplicates(GAME_KEY)["first_line"].astype("string") + "–"
+                + valid.drop_duplicates(GAME_KEY)["last_line"].astype("string"))
+        [GAME_KEY + ["fingerprint", "location"]]
+    )
+    earlier = pd.concat(
+        [history[["fingerprint", "source_file", "location"]].assign(order=0, game_seq=-1), first_of.assign(order=1)],
+        ignore_index=True,
+    ).sort_values(["order", "source_file", "game_seq"])
+    original = earlier.drop_duplicates("fingerprint", keep="first").rename(
+        columns={"source_file": "orig_file", "location": "orig_location", "game_seq": "orig_seq"}
+    )[["fingerprint", "orig_file", "orig_location", "orig_seq"]]
+    dupes = first_of.merge(original, on="fingerprint")
+    dupes = dupes[(dupes["orig_file"] != dupes["source_file"]) | (dupes["orig_seq"] != dupes["game_seq"])]
+    dupes = dupes.assign(
+        reason="the same game (same date, players and scores) was already posted in " + dupes["orig_file"] + " "
+        + dupes["orig_location"] + "; it is counted once"
+    )
+    dupe_keys = dupes[GAME_KEY].assign(dupe=True)
+    valid = valid.merge(dupe_keys, on=GAME_KEY, how="left").loc[lambda v: v["dupe"].isna()].drop(columns="dupe")
+
+    quarantined = pd.concat(
+        [
+            flat.loc[flat["reason"].notna(), GAME_KEY + ["first_line", "last_line", "reason"]],
+            dupes.merge(flat[GAME_KEY + ["first_line", "last_line"]], on=GAME_KEY)[GAME_KEY + ["first_line", "last_line", "reason"]],
+        ],
+        ignore_index=True,
+    )
+    raw_by_game = (
+        pd.concat([results[GAME_KEY + ["line_no", "raw"]], yakuman[GAME_KEY + ["line_no", "raw"]]])
+        .sort_values(GAME_KEY + ["line_no"]).groupby(GAME_KEY)["raw"].agg(lambda s: " / ".join(s.str.strip()))
+    )
+    quarantined = quarantined.merge(raw_by_game.rename("record").reset_index(), on=GAME_KEY, how="left").assign(
+        location="lines " + quarantined["first_line"].astype("string") + "–" + quarantined["last_line"].astype("string")
+    )
+    valid_yakuman = yakuman.merge(valid[GAME_KEY].drop_duplicates(), on=GAME_KEY)
+    return valid, valid_yakuman, quarantined[["source_file", "location", "reason", "record"]]

@@ -1,0 +1,97 @@
+-- int_mahjong_game_points
+-- Grain: one row per player per game (event_id, player_id), for the games of this batch.
+-- Inputs (registered by pipelines/mahjong/system.py): batch_results (valid games, `place` set),
+--   mahjong_rule_versions, mahjong_placing_points (data/rules/mahjong/).
+-- Parameters: $ruleset.
+-- The rule version in force on the game's date decides every component.
+with
+
+results as (
+    select * from batch_results
+),
+
+rule_versions as (
+    select * from mahjong_rule_versions where ruleset = $ruleset
+),
+
+placing_points as (
+    select * from mahjong_placing_points where ruleset = $ruleset
+),
+
+versioned as (
+    select
+        results.*,
+        rule_versions.rule_version,
+        rule_versions.bust_below,
+        rule_versions.bust_points,
+        rule_versions.bust_applies_to,
+        rule_versions.sankoro_second_below,
+        rule_versions.sankoro_top_points,
+        rule_versions.sankoro_second_points,
+        rule_versions.yakuman_points
+    from results
+    asof join rule_versions
+        on results.event_date >= rule_versions.effective_from
+),
+
+placed as (
+    select
+        versioned.*,
+        placing_points.points as place_points,
+        -- players tied on score without a posted rank share the points of the places they occupy
+        count(*) over (partition by versioned.event_id, versioned.score) as tied_players,
+        sum(placing_points.points) over (partition by versioned.event_id, versioned.score) as tied_points,
+        max(versioned.score) filter (where versioned.place = 2) over (partition by versioned.event_id) as second_score
+    from versioned
+    inner join placing_points
+        on placing_points.rule_version = versioned.rule_version
+        and placing_points.place = versioned.place
+),
+
+components as (
+    select
+        *,
+        case
+            when rank_given or tied_players = 1 then place_points
+            else cast(cast(div_half_up(cast(tied_points * 100 as bigint), tied_players) as decimal(18, 0)) * 0.01 as decimal(12, 2))
+        end as place_award,
+        case
+            when second_score < sankoro_second_below and place = 1 then sankoro_top_points
+            when second_score < sankoro_second_below and place = 2 then sankoro_second_points
+            else 0
+        end as sankoro,
+        case
+            when score < bust_below and (bust_applies_to = 'all' or place = 4) then bust_points
+            else 0
+        end as bust,
+        yakuman * yakuman_points as yakuman_bonus
+    from placed
+),
+
+final as (
+    select
+        *,
+        cast(place_award + sankoro + bust + yakuman_bonus as decimal(12, 2)) as points
+    from components
+)
+
+select
+    event_id,
+    player_id,
+    rule_version,
+    place_award,
+    sankoro,
+    bust,
+    yakuman_bonus,
+    points,
+    concat_ws(
+        ', ',
+        ['1st', '2nd', '3rd', '4th'][place]
+            || case when not rank_given and tied_players > 1 then '= (tied on ' || score || ')' else '' end
+            || ' ' || fmt_points(place_award),
+        case when second_score < sankoro_second_below and place = 1 then '3-koro top ' || fmt_signed(sankoro) end,
+        case when second_score < sankoro_second_below and place = 2 and sankoro <> 0 then '3-koro 2nd ' || fmt_signed(sankoro) end,
+        case when score < bust_below then 'bust (' || score || ') ' || fmt_signed(bust) end,
+        case when yakuman > 0 then 'yakuman ' || coalesce(nullif(yakuman_names, ''), '') || case when yakuman > 1 then ' ×' || yakuman else '' end || ' ' || fmt_signed(yakuman_bonus) end
+    ) || ' = ' || fmt_points(points) || ' [' || rule_version || ']' as basis
+from final

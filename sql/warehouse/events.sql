@@ -1,0 +1,28 @@
+-- events
+-- Grain: one row per scored event (a mahjong game, a bridge session...) of the current version
+-- of its source file. Events of superseded file versions stay in the lake, not here.
+with
+
+lake_events as (
+    select * from lake_events
+),
+
+current_sources as (
+    select organisation, source_file, sha256 from sources where is_current
+)
+
+select
+    lake_events.event_id,
+    lake_events.organisation,
+    lake_events.system,
+    lake_events.event_date,
+    lake_events.kind,
+    lake_events.source_file,
+    lake_events.location,
+    lake_events.source_sha256,
+    lake_events.run_id
+from lake_events
+inner join current_sources
+    on current_sources.organisation = lake_events.organisation
+    and current_sources.source_file = lake_events.source_file
+    and current_sources.sha256 = lake_events.source_sha256

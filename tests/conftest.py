@@ -1,0 +1,50 @@
+"""Shared helpers: build an inbox in a temp folder, run the pipeline, query the warehouse."""
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # tests/mahjong/reference.py etc. import as modules
+
+from pipelines.core import run as nightly  # noqa: E402
+
+AS_OF = date(2026, 12, 2)
+
+
+class Office:
+    """A federation office in a temp folder: an inbox, a state folder, and the nightly run."""
+
+    def __init__(self, root: Path):
+        self.inbox = root / "inbox"
+        self.state = root / "var"
+        self.inbox.mkdir()
+
+    def post(self, relpath: str, text: str | bytes) -> Path:
+        path = self.inbox / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    def run(self, as_of: date = AS_OF) -> nightly.RunResult:
+        return nightly.run(self.inbox, self.state, as_of)
+
+    def query(self, sql: str, params=None) -> pd.DataFrame:
+        con = duckdb.connect(str(self.state / "warehouse.duckdb"), read_only=True)
+        try:
+            return con.sql(sql, params=params).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+        finally:
+            con.close()
+
+
+@pytest.fixture
+def office(tmp_path: Path) -> Office:
+    return Office(tmp_path)
