@@ -71,9 +71,10 @@ def classify(files: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
     previous = latest[["organisation", "source_file", "sha256", "status"]].rename(
         columns={"sha256": "previous_sha", "status": "previous_status"}
     )
-    f = files.merge(previous, on=["organisation", "source_file"], how="left")
+    files = files.astype({"organisation": "string", "source_file": "string", "sha256": "string"})
+    f = files.merge(previous.astype("string"), on=["organisation", "source_file"], how="left")
     # Content currently standing at some other path (posted, not itself a duplicate).
-    standing = latest.loc[latest["status"] != "duplicate", ["organisation", "sha256", "source_file"]].rename(
+    standing = latest.loc[latest["status"] != "duplicate", ["organisation", "sha256", "source_file"]].astype("string").rename(
         columns={"source_file": "standing_path"}
     )
     f = f.merge(standing.drop_duplicates(["organisation", "sha256"]), on=["organisation", "sha256"], how="left")
@@ -81,21 +82,22 @@ def classify(files: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
     first_new = f.sort_values("source_file").drop_duplicates(["organisation", "sha256"])[["organisation", "sha256", "source_file"]]
     f = f.merge(first_new.rename(columns={"source_file": "first_path"}), on=["organisation", "sha256"], how="left")
 
-    unchanged = f["previous_sha"] == f["sha256"]
-    dup_of_posted = ~unchanged & f["standing_path"].notna() & (f["standing_path"] != f["source_file"])
-    dup_in_batch = ~unchanged & ~dup_of_posted & (f["first_path"] != f["source_file"])
-    correction = ~unchanged & ~dup_of_posted & ~dup_in_batch & f["previous_sha"].notna()
+    def flag(mask: pd.Series) -> pd.Series:  # NA (no previous version) counts as False
+        return mask.fillna(False).astype(bool)
+
+    unchanged = flag(f["previous_sha"] == f["sha256"])
+    dup_of_posted = ~unchanged & flag(f["standing_path"].notna() & (f["standing_path"] != f["source_file"]))
+    dup_in_batch = ~unchanged & ~dup_of_posted & flag(f["first_path"] != f["source_file"])
+    correction = ~unchanged & ~dup_of_posted & ~dup_in_batch & flag(f["previous_sha"].notna())
     status = pd.Series("new", index=f.index, dtype="string")
-    status = status.mask(correction.fillna(False), "correction")
-    status = status.mask(dup_in_batch.fillna(False), "duplicate").mask(dup_of_posted.fillna(False), "duplicate")
-    status = status.mask(unchanged.fillna(False), "unchanged")
-    duplicate_of = f["standing_path"].where(dup_of_posted.fillna(False), f["first_path"].where(dup_in_batch.fillna(False)))
+    status = status.mask(correction, "correction").mask(dup_in_batch | dup_of_posted, "duplicate").mask(unchanged, "unchanged")
+    duplicate_of = f["standing_path"].where(dup_of_posted, f["first_path"].where(dup_in_batch))
     return f.assign(
         action=status,
         duplicate_of=duplicate_of.astype("string"),
         # New content at a posted path replaces what stood there, even when that new content is
         # a duplicate of another file: the path's earlier lines are reversed either way.
         supersedes_sha256=f["previous_sha"].where(
-            (status.isin(["correction", "duplicate"])) & f["previous_sha"].notna() & (f["previous_status"] != "duplicate")
+            flag(status.isin(["correction", "duplicate"]) & f["previous_sha"].notna() & (f["previous_status"] != "duplicate"))
         ).astype("string"),
     )[list(files.columns) + ["action", "duplicate_of", "supersedes_sha256"]]

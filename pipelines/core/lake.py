@@ -191,4 +191,4 @@ class StagedRun:
         }
         write_json_atomically(self.lake.paths.manifest, manifest)
         self.lake.manifest = manifest
-        shutil.rmtree(self.root, ignore_errors=True)
+        shutil.rmtree(self.lake.paths.staging, ignore_errors=True)

@@ -36,7 +36,9 @@ _MINUS_SIGNS = {"\u2212": "-", "▲": "-", "\u2012": "-", "\u2013": "-", "\u2014
 _DATE = r"^\s*(?P<y>\d{4})\s*[-/.年]\s*(?P<m>\d{1,2})\s*[-/.月]\s*(?P<d>\d{1,2})\s*日?(?:\s*[\(（].*[\)）])?\s*$"
 _DATE_NO_YEAR = r"^\s*\d{1,2}\s*[/月]\s*\d{1,2}\s*日?(?:\s*[\(（].*[\)）])?\s*$"
 _RANK = r"^[・･\*]?\s*(?P<rank>[1-4])\s*位\s*(?P<name>\S.*?)\s*(?P<score>-?\d{1,3}(?:,\d{3})+|-?\d+)\s*点?\s*$"
-_RANK_LIKE = r"^(?:[・･]|\s*\d+\s*位)"
+# Looks like a result line (so a typo in it is reported, not ignored): a bullet then a digit, or
+# "N位". A bullet line of chatter ("・次回は土曜日です") is not a result line.
+_RANK_LIKE = r"^(?:[・･\*]\s*\d|\s*\d+\s*位)"
 _RANK_DIGIT = r"^[・･\*]?\s*(?P<digit>\d+)\s*位"
 _YAKUMAN = r"^\s*(?P<name>.+?)(?:さん)?\s*が\s*役満[、,]?\s*(?P<yaku>[^を]*?)\s*を?\s*和了"
 

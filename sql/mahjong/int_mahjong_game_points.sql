@@ -38,9 +38,7 @@ placed as (
     select
         versioned.*,
         placing_points.points as place_points,
-        -- players tied on score without a posted rank share the points of the places they occupy
         count(*) over (partition by versioned.event_id, versioned.score) as tied_players,
-        sum(placing_points.points) over (partition by versioned.event_id, versioned.score) as tied_points,
         max(versioned.score) filter (where versioned.place = 2) over (partition by versioned.event_id) as second_score
     from versioned
     inner join placing_points
@@ -48,13 +46,10 @@ placed as (
         and placing_points.place = versioned.place
 ),
 
-components as (
+by_place as (
+    -- every component that depends on the place (placing, 3-koro, a 4th-only bust)
     select
         *,
-        case
-            when rank_given or tied_players = 1 then place_points
-            else cast(cast(div_half_up(cast(tied_points * 100 as bigint), tied_players) as decimal(18, 0)) * 0.01 as decimal(12, 2))
-        end as place_award,
         case
             when second_score < sankoro_second_below and place = 1 then sankoro_top_points
             when second_score < sankoro_second_below and place = 2 then sankoro_second_points
@@ -68,30 +63,53 @@ components as (
     from placed
 ),
 
+shared as (
+    -- Players tied on score where the post gives no rank share the place-dependent points of
+    -- the places they occupy equally, half-up to 0.01 (pipelines/mahjong/rules.py ROUNDING).
+    select
+        *,
+        not rank_given and tied_players > 1 as shares_places,
+        sum(place_points + sankoro + bust) over (partition by event_id, score) as pooled
+    from by_place
+),
+
 final as (
     select
         *,
-        cast(place_award + sankoro + bust + yakuman_bonus as decimal(12, 2)) as points
-    from components
+        cast(
+            case
+                when shares_places
+                    then cast(div_half_up(cast(pooled * 100 as bigint), tied_players) as decimal(18, 0)) * 0.01
+                else place_points + sankoro + bust
+            end
+            + yakuman_bonus
+            as decimal(12, 2)
+        ) as points
+    from shared
 )
 
 select
     event_id,
     player_id,
     rule_version,
-    place_award,
-    sankoro,
-    bust,
-    yakuman_bonus,
     points,
-    concat_ws(
-        ', ',
-        ['1st', '2nd', '3rd', '4th'][place]
-            || case when not rank_given and tied_players > 1 then '= (tied on ' || score || ')' else '' end
-            || ' ' || fmt_points(place_award),
-        case when second_score < sankoro_second_below and place = 1 then '3-koro top ' || fmt_signed(sankoro) end,
-        case when second_score < sankoro_second_below and place = 2 and sankoro <> 0 then '3-koro 2nd ' || fmt_signed(sankoro) end,
-        case when score < bust_below then 'bust (' || score || ') ' || fmt_signed(bust) end,
-        case when yakuman > 0 then 'yakuman ' || coalesce(nullif(yakuman_names, ''), '') || case when yakuman > 1 then ' ×' || yakuman else '' end || ' ' || fmt_signed(yakuman_bonus) end
-    ) || ' = ' || fmt_points(points) || ' [' || rule_version || ']' as basis
+    case
+        when shares_places then
+            ['1st', '2nd', '3rd', '4th'][place] || '= (tied on ' || score || ' with ' || (tied_players - 1)
+            || ' other' || case when tied_players > 2 then 's' else '' end || ', no rank posted): shares '
+            || fmt_points(pooled) || ' / ' || tied_players
+        else concat_ws(
+            ', ',
+            ['1st', '2nd', '3rd', '4th'][place] || ' ' || fmt_points(place_points),
+            case when second_score < sankoro_second_below and place = 1 then '3-koro top ' || fmt_signed(sankoro) end,
+            case when second_score < sankoro_second_below and place = 2 and sankoro <> 0 then '3-koro 2nd ' || fmt_signed(sankoro) end,
+            case when score < bust_below then 'bust (' || score || ') ' || fmt_signed(bust) end
+        )
+    end
+    || case
+        when yakuman > 0 then ', yakuman' || coalesce(' ' || nullif(yakuman_names, ''), '')
+            || case when yakuman > 1 then ' ×' || yakuman else '' end || ' ' || fmt_signed(yakuman_bonus)
+        else ''
+    end
+    || ' = ' || fmt_points(points) || ' [' || rule_version || ']' as basis
 from final

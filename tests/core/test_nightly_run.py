@@ -1,0 +1,211 @@
+"""The nightly run's promises: never post twice, never lose a record, all or nothing."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from pipelines.core import run as nightly
+from pipelines.core.settings import StatePaths
+
+GAME_A = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
+GAME_B = "2026-11-03\n・1位E 45000\n・2位F 30000\n・3位G 15000\n・4位H 10000\n"
+BAD_SUM = "2026-11-04\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 9000\n"
+
+
+def ledger(office):
+    return office.query("select * from awards order by award_id")
+
+
+def test_running_twice_posts_nothing_new(office):
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    first = office.run()
+    second = office.run()
+    assert first.exit_code == 0 and second.exit_code == 0
+    assert first.report["award_lines"]["posted"] == 4
+    assert second.report["award_lines"]["posted"] == 0
+    assert second.report["files"]["already_posted"] == 1
+    assert len(ledger(office)) == 4
+
+
+def test_same_file_renamed_or_copied_elsewhere_is_a_duplicate(office):
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    office.run()
+    office.post("sofu-mahjong/copy of 2026-11-03.txt", GAME_A)
+    office.post("sofu-mahjong/archive/2026/11/03.txt", GAME_A)
+    result = office.run()
+    assert result.report["files"]["duplicates"] == 2
+    assert result.report["award_lines"]["posted"] == 0
+    sources = office.query("select source_file, status, duplicate_of from sources where status = 'duplicate' order by 1")
+    assert sources["duplicate_of"].tolist() == ["sofu-mahjong/2026-11-03.txt"] * 2
+    assert len(ledger(office)) == 4
+
+
+def test_two_identical_new_files_in_one_night_post_once(office):
+    office.post("sofu-mahjong/a.txt", GAME_A)
+    office.post("sofu-mahjong/b.txt", GAME_A)
+    result = office.run()
+    assert result.report["award_lines"]["posted"] == 4
+    assert result.report["files"]["duplicates"] == 1
+
+
+def test_other_files_of_the_same_evening_are_additional_data(office):
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    office.post("sofu-mahjong/2026-11-03-second-table.txt", GAME_B)
+    office.run()
+    assert len(ledger(office)) == 8
+
+
+def test_a_corrected_file_reverses_and_reposts(office):
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    office.run()
+    # The secretary fixes a swapped score: C and D change places.
+    corrected = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位D 20000\n・4位C 10000\n"
+    office.post("sofu-mahjong/2026-11-03.txt", corrected)
+    result = office.run()
+    assert result.report["files"]["corrections"] == 1
+    assert result.report["award_lines"] == {"posted": 4, "reversals": 4}
+    lines = ledger(office)
+    assert len(lines) == 12  # both versions stay visible, with the reversals between them
+    reversals = lines[lines["entry_type"] == "reversal"]
+    originals = lines.set_index("award_id").loc[reversals["reverses_award_id"]]
+    assert (reversals["points"].to_numpy() == -originals["points"].to_numpy()).all()
+    balances = office.query("select player_id, points, award_lines from balances order by player_id").set_index("player_id")
+    assert balances.loc["C", "points"] == Decimal("0") and balances.loc["D", "points"] == Decimal("2")
+    assert (balances["award_lines"] == 1).all()
+    board = office.query("select player, games, points from mahjong_leaderboard order by player").set_index("player")
+    assert board.loc["C", "games"] == 1 and board.loc["C", "points"] == Decimal("0")
+    # events and results show only the current version
+    assert len(office.query("select * from events")) == 1
+    assert sorted(office.query("select player_id from mahjong_results where place = 4")["player_id"]) == ["C"]
+
+
+def test_a_bad_game_does_not_block_the_good_games_around_it(office):
+    office.post("sofu-mahjong/2026-11-04.txt", GAME_A + "\n" + BAD_SUM + "\n" + GAME_B)
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    assert len(ledger(office)) == 8
+    q = office.query("select * from quarantine")
+    assert len(q) == 1
+    assert q["source_file"].iloc[0] == "sofu-mahjong/2026-11-04.txt"
+    assert q["location"].iloc[0] == "lines 8–11"
+    assert "add up to 99000; expected 100000" in q["reason"].iloc[0]
+    assert q["run_id"].iloc[0] == result.run_id
+
+
+def test_unknown_organisation_folder_waits_and_is_reported_every_run(office):
+    office.post("no-such-club/2026-11-03.txt", GAME_A)
+    office.post("stray.txt", GAME_A)
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    reasons = office.query("select source_file, reason from quarantine order by source_file")
+    assert "add data/organisations/no-such-club.toml" in reasons["reason"].iloc[0]
+    assert "inside an organisation folder" in reasons["reason"].iloc[1]
+    assert office.run().exit_code == nightly.EXIT_QUARANTINE  # still waiting, still said
+
+
+def test_unsupported_file_type_is_quarantined_once(office):
+    office.post("sofu-mahjong/results.xlsx", b"PK\x03\x04 not really a spreadsheet")
+    result = office.run()
+    q = office.query("select reason from quarantine")
+    assert "unsupported file type .xlsx" in q["reason"].iloc[0] and ".txt, .csv" in q["reason"].iloc[0]
+    assert office.run().exit_code == 0  # seen once, reported once
+
+
+def test_run_report_counts_files_and_stages(office):
+    office.post("sofu-mahjong/a.txt", GAME_A)
+    office.post("sofu-mahjong/b.txt", BAD_SUM)
+    result = office.run()
+    report = json.loads((office.state / "runs" / f"{result.run_id}.json").read_text())
+    assert report["files"]["seen"] == 2 and report["files"]["posted"] == 1 and report["files"]["quarantined"] == 1
+    assert report["records"] == {"posted": 1, "quarantined": 1}
+    assert report["award_lines"]["posted"] == 4
+    assert {"scan", "process", "ledger", "validate", "stage", "audit", "commit", "publish"} <= set(report["durations_seconds"])
+    assert report["exit_code"] == 3
+
+
+def _snapshot(state: Path) -> dict:
+    """Everything committed: manifest, lake files, warehouse contents, publications."""
+    import duckdb
+
+    lake_files = sorted(p.relative_to(state).as_posix() for p in (state / "lake").rglob("*.parquet"))
+    con = duckdb.connect(str(state / "warehouse.duckdb"), read_only=True)
+    try:
+        tables = {v: con.sql(f"select * from {v} order by all").fetchall() for v in ["awards", "events", "balances", "quarantine", "sources", "mahjong_leaderboard"]}
+    finally:
+        con.close()
+    pubs = {p.relative_to(state).as_posix(): p.read_bytes() for p in (state / "publications").rglob("*") if p.is_file()}
+    return {"manifest": (state / "lake" / "_manifest.json").read_text(), "lake": lake_files, "tables": tables, "pubs": pubs}
+
+
+def _run_cli(office, env_extra: dict) -> subprocess.CompletedProcess:
+    env = {**os.environ, **env_extra}
+    return subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "run", "--inbox", str(office.inbox), "--state", str(office.state), "--as-of", "2026-12-02"],
+        capture_output=True, text=True, env=env, cwd=Path(__file__).resolve().parents[2],
+    )
+
+
+@pytest.mark.parametrize("kill_at", ["after_process", "after_stage", "before_manifest"])
+def test_a_run_killed_half_way_leaves_no_trace_and_the_next_completes(office, kill_at):
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    assert _run_cli(office, {}).returncode == 0
+    before = _snapshot(office.state)
+
+    office.post("sofu-mahjong/2026-11-04.txt", GAME_B.replace("2026-11-03", "2026-11-04"))
+    killed = _run_cli(office, {nightly.KILL_ENV: kill_at})
+    assert killed.returncode == -9  # SIGKILL
+    after = _snapshot(office.state)
+    assert after["manifest"] == before["manifest"]
+    assert after["tables"] == before["tables"]
+    assert after["pubs"] == before["pubs"]
+    if kill_at != "before_manifest":
+        assert after["lake"] == before["lake"]
+
+    resumed = _run_cli(office, {})
+    assert resumed.returncode == 0, resumed.stderr
+    final = _snapshot(office.state)
+    assert len(final["tables"]["awards"]) == 8
+    assert not (office.state / "staging").exists()
+    assert len(final["lake"]) == len(before["lake"]) * 2  # one file per table per run, no orphans
+
+
+def test_a_second_run_at_the_same_time_refuses(office):
+    import fcntl
+
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    paths = StatePaths(office.state)
+    paths.root.mkdir(parents=True)
+    with open(paths.lock, "a+") as holder:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        holder.write("pid 12345, started 2026-12-02 01:00:00 UTC")
+        holder.flush()
+        result = _run_cli(office, {})
+    assert result.returncode == nightly.EXIT_LOCKED
+    assert "another pointledger run is using" in result.stderr and "Nothing was posted" in result.stderr
+    assert not (office.state / "lake" / "_manifest.json").exists()
+
+
+def test_exit_codes_from_the_command_line(office):
+    office.post("sofu-mahjong/a.txt", GAME_A)
+    assert _run_cli(office, {}).returncode == 0
+    office.post("sofu-mahjong/b.txt", BAD_SUM)
+    assert _run_cli(office, {}).returncode == 3
+
+
+def test_failed_run_leaves_state_as_before(office, monkeypatch):
+    office.post("sofu-mahjong/a.txt", GAME_A)
+    office.run()
+    before = _snapshot(office.state)
+    office.post("sofu-mahjong/b.txt", GAME_B)
+    from pipelines.core import warehouse
+
+    monkeypatch.setattr(warehouse, "run_audits", lambda con: {"award_posted_twice": __import__("pandas").DataFrame({"award_id": ["x"]})})
+    with pytest.raises(nightly.RunFailed, match="audit failed"):
+        office.run()
+    assert _snapshot(office.state) == before

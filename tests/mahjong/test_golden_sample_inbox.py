@@ -1,0 +1,133 @@
+"""Golden end-to-end run of the bundled sample inbox, checked against the independent reference.
+
+`tests/mahjong/reference.py` shares no code with pipelines/: it parses the same posts with plain
+Python loops and computes every game's points and every leaderboard snapshot with Fractions.
+The pipeline (parser → pandera → DuckDB SQL → ledger → warehouse views) must agree with it on
+every award line, every quarantined game and every leaderboard row.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from pipelines.core import run as nightly
+
+ROOT = Path(__file__).resolve().parents[2]
+INBOX = ROOT / "data" / "samples" / "inbox"
+ALIASES = ROOT / "data" / "aliases" / "sofu-mahjong.csv"
+
+
+def _reference():
+    name = "mahjong_reference"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("reference.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+ref = _reference()
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory):
+    state = tmp_path_factory.mktemp("golden") / "var"
+    result = nightly.run(INBOX, state, date(2026, 12, 2))
+    import duckdb
+
+    con = duckdb.connect(str(state / "warehouse.duckdb"), read_only=True)
+    parsed = ref.parse_inbox(INBOX / "sofu-mahjong", ref.load_aliases(ALIASES.read_text(encoding="utf-8")))
+    games, repeats = ref.dedupe(list(parsed))
+    yield result, con, parsed, games, repeats, state
+    con.close()
+
+
+def test_the_sample_run_posts_and_quarantines_as_documented(golden):
+    result, con, parsed, games, repeats, _ = golden
+    assert result.exit_code == nightly.EXIT_QUARANTINE  # the samples carry one malformed post
+    assert repeats == []
+    assert con.sql("select count(*) from events where organisation = 'sofu-mahjong'").fetchall()[0][0] == len(games) == 287
+
+
+def test_every_award_line_equals_the_reference(golden):
+    _, con, _, games, _, _ = golden
+    expected = {}
+    for g in games:
+        for player, pts in ref.game_points(g, ref.season_for(g.date)).items():
+            expected[("sofu-mahjong/" + g.source, g.line, player)] = pts
+    got = {}
+    for source_file, location, player, points in con.sql(
+        "select source_file, location, player_id, points from awards where organisation = 'sofu-mahjong'"
+    ).fetchall():
+        first_line = int(re.match(r"lines (\d+)", location).group(1))
+        got[(source_file, first_line, player)] = points
+    assert got == expected
+
+
+def test_every_quarantined_game_is_one_the_reference_rejects(golden):
+    _, con, parsed, _, _, _ = golden
+    expected = {("sofu-mahjong/" + bad.source, bad.line) for bad in parsed.invalid}
+    rows = con.sql("select source_file, location, reason from quarantine where organisation = 'sofu-mahjong'").fetchall()
+    got = {(source, int(re.match(r"lines? (\d+)", location).group(1))) for source, location, _ in rows}
+    assert got == expected == {("sofu-mahjong/2026-11-20.txt", line) for line in (10, 15, 25, 29)}
+    reasons = {int(re.match(r"lines? (\d+)", loc).group(1)): reason for _, loc, reason in rows}
+    assert "add up to 99000; expected 100000" in reasons[10]
+    assert "player ぽん太 is listed more than once" in reasons[15]
+    assert "has 3 result lines; expected 4" in reasons[25]
+    assert "yakuman winner はるか is not one of this game's players" in reasons[29]
+
+
+@pytest.mark.parametrize(
+    "period_start, period_end, as_of",
+    [
+        (date(2026, 8, 1), date(2026, 9, 30), date(2026, 8, 31)),
+        (date(2026, 8, 1), date(2026, 9, 30), date(2026, 9, 30)),
+        (date(2026, 10, 1), date(2026, 11, 30), date(2026, 10, 31)),
+        (date(2026, 10, 1), date(2026, 11, 30), date(2026, 11, 30)),
+    ],
+)
+def test_every_leaderboard_snapshot_equals_the_reference(golden, period_start, period_end, as_of):
+    _, con, _, games, _, _ = golden
+    expected = {
+        (r.player, r.games, r.points, r.bonus, r.total, r.average, r.eligible, r.rank)
+        for r in ref.leaderboard(games, period_start, period_end, as_of)
+    }
+    got = {
+        (player, games_, points, int(bonus), total, average, eligible, rank)
+        for player, games_, points, bonus, total, average, eligible, rank in con.sql(
+            "select player, games, points, bonus, total, average, eligible, rank from mahjong_leaderboard "
+            "where period_start = ? and as_of = ?",
+            params=[period_start, as_of],
+        ).fetchall()
+    }
+    assert got == expected
+
+
+def test_documented_final_figures(golden):
+    """A few rows of docs/mahjong-samples.md, typed in by hand (the rounding tie at 3.588)."""
+    _, con, _, _, _, _ = golden
+    rows = {
+        player: (rank, games, str(total), str(average))
+        for player, rank, games, total, average in con.sql(
+            "select player, rank, games, total, average from mahjong_leaderboard where as_of = date '2026-11-30'"
+        ).fetchall()
+    }
+    assert rows["ぽん太"] == (1, 61, "253.50", "4.156")
+    assert rows["Ken"] == (3, 40, "143.50", "3.588")
+    assert rows["田中一郎"] == (3, 34, "122.00", "3.588")
+    assert rows["中村"][0] is None and rows["中村"][1] == 19
+
+
+def test_publications_exist_for_both_periods(golden):
+    *_, state = golden
+    for period in ("2026-08", "2026-10"):
+        folder = state / "publications" / "sofu-mahjong" / period
+        assert {p.name for p in folder.iterdir()} == {"index.html", "leaderboard.csv", "leaderboard.md"}
+    html = (state / "publications" / "sofu-mahjong" / "2026-10" / "index.html").read_text(encoding="utf-8")
+    assert "蒼風杯" in html and "ぽん太" in html and "<svg" in html
