@@ -14,8 +14,8 @@ from rich.table import Table
 from pipelines.core import run as nightly
 from pipelines.core.settings import DATA_DIR, DEFAULT_INBOX, DEFAULT_STATE, SettingsError, StatePaths, load_organisations
 
-console = Console(stderr=True)
-out = Console()
+console = Console(stderr=True, soft_wrap=True)  # error lines stay whole in logs
+out = Console(soft_wrap=True)
 
 
 class _RichProgress:
