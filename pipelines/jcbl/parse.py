@@ -1,0 +1,370 @@
+"""Parsers of the documented JCBL input files (docs/jcbl.md). Bad input never raises: every
+problem becomes a quarantine row (source_file, location "line 7", reason: expected vs found).
+
+- ``<event_id>.event.txt``      event settings, ``key: value`` lines
+- ``<event_id>.standings.csv``  final standings, one line per pair or team
+- ``opening_balances.csv``      masterpoints players brought when they joined the ledger
+
+Text is decoded as UTF-8 (a BOM is fine; Shift_JIS is tried when UTF-8 fails) and NFKC-normalised,
+so full-width digits, colons and percent signs typed in Japanese input modes are accepted.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from pathlib import PurePosixPath
+
+import pandas as pd
+
+from pipelines.jcbl.awards import make_event, quarantine_frame
+from schemas import jcbl as S
+
+EVENT_KEYS = {
+    "organisation": "the organisation (defaults to the inbox folder)",
+    "name": "the event's name, free text",
+    "date": "the event date, YYYY-MM-DD",
+    "kind": "the kind of event, e.g. weekly_pairs, ccg_pairs, stf_pairs",
+    "class": "the class of a weekly game or CCG, 1-5",
+    "day": "weekday or weekend/holiday (default: from the date, Monday-Friday = weekday)",
+    "sessions": "number of sessions, 1 or 2",
+    "boards_per_session": "boards per session (session-score BP)",
+    "boards_per_match": "boards per team match (winning-VP BP)",
+    "vp_scale": "the VP scale of a team match, e.g. 20 or 30",
+    "team_flights": "number of team flights (e.g. 2 or 6)",
+    "pair_flights": "number of pair flights (e.g. 2)",
+    "strats": "strats, open first: A=open, B=1000, C=500 (△1000 means under 1000 MP)",
+}
+DAY_WORDS = {"weekday": True, "平日": True, "weekend": False, "holiday": False, "weekend/holiday": False, "土休日": False, "土日": False, "休日": False}
+STANDINGS_COLUMNS = ["rank", "entrant", "unit", "flight", "players", "session_1", "session_2", "match_vps", "winning_vp"]
+REQUIRED_STANDINGS = ["rank", "entrant", "players"]
+
+
+def _text(data: bytes) -> str:
+    for enc in ("utf-8-sig", "shift_jis"):
+        try:
+            return unicodedata.normalize("NFKC", data.decode(enc))
+        except UnicodeDecodeError:
+            continue
+    return unicodedata.normalize("NFKC", data.decode("utf-8", errors="replace"))
+
+
+def event_id_of(source_file: str) -> str:
+    """The event id is the file name up to its first dot: 2024-06-02-stf.event.txt → 2024-06-02-stf."""
+    return PurePosixPath(source_file.replace("\\", "/")).name.split(".")[0]
+
+
+def _int(value: str, lo: int, hi: int | None = None) -> int | None:
+    if not re.fullmatch(r"\d+", value):
+        return None
+    v = int(value)
+    return v if v >= lo and (hi is None or v <= hi) else None
+
+
+def _decimal(value: str) -> Decimal | None:
+    value = value.strip().rstrip("%").strip()
+    if not re.fullmatch(r"\d+(\.\d+)?", value):
+        return None
+    try:
+        return Decimal(value)
+    except InvalidOperation:  # pragma: no cover - the regex admits only valid decimals
+        return None
+
+
+def _empty_event_frames() -> dict[str, pd.DataFrame]:
+    ev = pd.DataFrame(columns=list(S.EventFrame.to_schema().columns))
+    st = pd.DataFrame(columns=["event_id", "strat", "position", "strat_limit"])
+    return {"event": S.EventFrame.validate(ev.astype({"event_date": "datetime64[ns]", "weekday": bool})),
+            "strats": S.StratFrame.validate(st.astype({"position": int}))}
+
+
+def _known_kinds() -> set[str]:
+    from pipelines.jcbl.rules import load_rules
+
+    rules = load_rules()
+    return set(rules.tables["event_kinds"]["kind"])
+
+
+def parse_event(source_file: str, data: bytes, organisation: str | None = None):
+    """Event settings file → ({"event": 1 row (0 when rejected), "strats": ...}, quarantine)."""
+    problems: list[tuple[str, str, str]] = []
+    values: dict[str, tuple[int, str]] = {}
+    for no, raw in enumerate(_text(data).splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        m = re.fullmatch(r"([A-Za-z_ ]+?)\s*[:=]\s*(.*)", line)
+        if not m:
+            problems.append((source_file, f"line {no}", f"expected 'key: value' (e.g. 'date: 2024-06-02'), found {raw.strip()!r}"))
+            continue
+        key, value = m.group(1).strip().lower().replace(" ", "_"), m.group(2).strip()
+        if key not in EVENT_KEYS:
+            problems.append((source_file, f"line {no}", f"unknown setting {key!r}; expected one of: {', '.join(EVENT_KEYS)}"))
+        elif key in values:
+            problems.append((source_file, f"line {no}", f"setting {key!r} given twice (first on line {values[key][0]})"))
+        else:
+            values[key] = (no, value)
+
+    def where(key: str) -> str:
+        return f"line {values[key][0]}" if key in values else key
+
+    def need(key: str) -> str | None:
+        if key not in values or not values[key][1]:
+            problems.append((source_file, where(key), f"missing setting '{key}': {EVENT_KEYS[key]}"))
+            return None
+        return values[key][1]
+
+    date = need("date")
+    event_date = None
+    if date is not None:
+        try:
+            event_date = pd.Timestamp(pd.to_datetime(date, format="%Y-%m-%d"))
+        except (ValueError, TypeError):
+            problems.append((source_file, where("date"), f"expected a date YYYY-MM-DD, found {date!r}"))
+    kind = need("kind")
+    if kind is not None:
+        kinds = _known_kinds()
+        if kind not in kinds:
+            problems.append((source_file, where("kind"), f"unknown kind {kind!r}; expected one of: {', '.join(sorted(kinds))}"))
+    ints: dict[str, int | None] = {}
+    for key, lo, hi in (("class", 1, 9), ("sessions", 1, 2), ("boards_per_session", 1, None),
+                        ("boards_per_match", 1, None), ("team_flights", 1, 26), ("pair_flights", 1, 26)):
+        ints[key] = None
+        if key in values and values[key][1]:
+            ints[key] = _int(values[key][1], lo, hi)
+            if ints[key] is None:
+                rng = f"{lo}-{hi}" if hi else f"at least {lo}"
+                problems.append((source_file, where(key), f"{key}: expected a whole number {rng}, found {values[key][1]!r}"))
+    vp_scale = None
+    if "vp_scale" in values and values["vp_scale"][1]:
+        vp_scale = _decimal(values["vp_scale"][1])
+        if not vp_scale:
+            problems.append((source_file, where("vp_scale"), f"vp_scale: expected a number such as 20 or 30, found {values['vp_scale'][1]!r}"))
+    weekday = None
+    if "day" in values:
+        word = values["day"][1].lower()
+        if word not in DAY_WORDS:
+            problems.append((source_file, where("day"), f"day: expected weekday or weekend/holiday, found {values['day'][1]!r}"))
+        else:
+            weekday = DAY_WORDS[word]
+    elif event_date is not None:
+        weekday = event_date.day_of_week < 5
+    strats: list[tuple[str, int | None]] = []
+    if "strats" in values and values["strats"][1]:
+        for i, item in enumerate(re.split(r"[,、]\s*", values["strats"][1])):
+            m = re.fullmatch(r"([A-Z])\s*=\s*(open|OPEN|△?\s*\d+)", item.strip())
+            if not m:
+                problems.append((source_file, where("strats"), f"strats: expected items like 'A=open, B=1000, C=500', found {item.strip()!r}"))
+                continue
+            limit = None if m.group(2).lower() == "open" else int(m.group(2).lstrip("△").strip())
+            strats.append((m.group(1), limit))
+        if strats and (strats[0][1] is not None or any(l is None for _, l in strats[1:])):
+            problems.append((source_file, where("strats"), "strats: the first strat must be open and the others must have a limit (A=open, B=1000, C=500)"))
+        lim = [l for _, l in strats[1:] if l is not None]
+        if any(b >= a for a, b in zip(lim, lim[1:])):
+            problems.append((source_file, where("strats"), f"strats: limits must decrease (e.g. 1000 then 500), found {lim}"))
+    org = organisation or (values.get("organisation", (0, ""))[1]) or (
+        PurePosixPath(source_file).parts[0] if len(PurePosixPath(source_file).parts) > 1 else "")
+    if not org:
+        problems.append((source_file, "organisation", "missing setting 'organisation' (or put the file in the organisation's inbox folder)"))
+    event_id = event_id_of(source_file)
+    if not event_id:
+        problems.append((source_file, "file name", "expected a file name such as 2024-06-02-stf.event.txt"))
+    if problems:
+        return _empty_event_frames(), quarantine_frame(problems)
+    frames = make_event(
+        event_id=event_id, event_date=event_date, kind=kind, organisation=org, name=values.get("name", (0, ""))[1],
+        class_level=ints["class"], weekday=bool(weekday), sessions=ints["sessions"],
+        boards_per_session=ints["boards_per_session"], boards_per_match=ints["boards_per_match"], vp_scale=vp_scale,
+        team_flights=ints["team_flights"], pair_flights=ints["pair_flights"], strats=strats, source_file=source_file,
+    )
+    return frames, quarantine_frame()
+
+
+def _empty_standings() -> pd.DataFrame:
+    cols = list(S.StandingsFrame.to_schema().columns)
+    return S.StandingsFrame.validate(pd.DataFrame(columns=cols).astype({"rank": int}))
+
+
+def parse_standings(source_file: str, data: bytes):
+    """Standings file → ({"standings": StandingsFrame rows}, quarantine).
+
+    Any bad line holds back the whole file (the field size decides every award): the frame is
+    then empty and the quarantine lists each problem plus one line saying the file is held.
+    """
+    problems: list[tuple[str, str, str]] = []
+    text = _text(data)
+    lines = [(no, l) for no, l in enumerate(text.splitlines(), start=1) if l.strip() and not l.lstrip().startswith("#")]
+    if not lines:
+        return {"standings": _empty_standings()}, quarantine_frame([(source_file, "file", "expected a header line and one line per entrant, found an empty file")])
+    header_no, header_line = lines[0]
+    header = [h.strip().lower().replace(" ", "_") for h in next(csv.reader([header_line]))]
+    header = ["session_1" if h in ("session_1_pct", "s1") else "session_2" if h in ("session_2_pct", "s2") else h for h in header]
+    unknown = [h for h in header if h not in STANDINGS_COLUMNS]
+    missing = [h for h in REQUIRED_STANDINGS if h not in header]
+    if unknown or missing or len(set(header)) != len(header):
+        what = []
+        if missing:
+            what.append(f"missing column(s) {', '.join(missing)}")
+        if unknown:
+            what.append(f"unknown column(s) {', '.join(unknown)}")
+        if len(set(header)) != len(header):
+            what.append("a column named twice")
+        return {"standings": _empty_standings()}, quarantine_frame([(source_file, f"line {header_no}",
+            f"header: {'; '.join(what)}; expected columns {', '.join(STANDINGS_COLUMNS)} (rank, entrant, players required)")])
+    event_id = event_id_of(source_file)
+    rows = []
+    for no, line in lines[1:]:
+        cells = next(csv.reader([line]))
+        loc = f"line {no}"
+        if len(cells) != len(header):
+            problems.append((source_file, loc, f"expected {len(header)} comma-separated fields ({', '.join(header)}), found {len(cells)}"))
+            continue
+        r = {h: c.strip() for h, c in zip(header, cells)}
+        bad = []
+        m = re.fullmatch(r"(\d+)\s*(=|T)?", r["rank"])
+        rank = int(m.group(1)) if m and int(m.group(1)) >= 1 else None
+        if rank is None:
+            bad.append(f"rank: expected a place such as 3 or 3=, found {r['rank']!r}")
+        if not r["entrant"]:
+            bad.append("entrant: expected the pair or team number, found nothing")
+        players = r["players"].replace(",", " ").replace(";", " ").split()
+        unit = r.get("unit", "").lower()
+        if unit and unit not in ("pair", "team"):
+            bad.append(f"unit: expected pair or team, found {r['unit']!r}")
+        if not unit:
+            unit = "pair" if len(players) == 2 else "team" if 4 <= len(players) <= 6 else ""
+        if unit == "pair" and len(players) != 2:
+            bad.append(f"players: expected 2 player ids for a pair, found {len(players)} ({r['players']!r})")
+        elif unit == "team" and not 4 <= len(players) <= 6:
+            bad.append(f"players: expected 4 to 6 player ids for a team, found {len(players)} ({r['players']!r})")
+        elif not unit:
+            bad.append(f"players: expected 2 player ids (pair) or 4 to 6 (team), found {len(players)} ({r['players']!r})")
+        if len(set(players)) != len(players):
+            bad.append(f"players: a player id is listed twice ({r['players']!r})")
+        flight = r.get("flight", "").upper()
+        if flight and not re.fullmatch(r"[A-Z]", flight):
+            bad.append(f"flight: expected one letter A-Z, found {r['flight']!r}")
+        pcts = {}
+        for i in (1, 2):
+            v = r.get(f"session_{i}", "")
+            pcts[i] = None
+            if v:
+                pcts[i] = _decimal(v)
+                if pcts[i] is None or pcts[i] > 100:
+                    bad.append(f"session_{i}: expected a percentage 0-100 such as 56.25, found {v!r}")
+                    pcts[i] = None
+        vps = r.get("match_vps", "").replace(",", " ").split()
+        for v in vps:
+            if _decimal(v) is None:
+                bad.append(f"match_vps: expected VPs separated by spaces such as '15.20 4.80 12', found {v!r}")
+                break
+        wvp = None
+        if r.get("winning_vp", ""):
+            wvp = _decimal(r["winning_vp"])
+            if wvp is None:
+                bad.append(f"winning_vp: expected a number of VPs, found {r['winning_vp']!r}")
+        if bad:
+            problems.extend((source_file, loc, b) for b in bad)
+            continue
+        rows.append(dict(event_id=event_id, unit=unit, flight=flight, entrant=r["entrant"], rank=rank,
+                         players=" ".join(players), session_1_pct=pcts[1], session_2_pct=pcts[2], winning_vp=wvp,
+                         match_vps=" ".join(vps), source_file=source_file, location=loc))
+    st = pd.DataFrame(rows, columns=list(S.StandingsFrame.to_schema().columns))
+    line_problems = bool(problems)
+    if len(st):
+        for (unit, ent), g in st[st.duplicated(["unit", "entrant"], keep=False)].groupby(["unit", "entrant"]):
+            problems.append((source_file, ", ".join(g["location"]), f"{unit} {ent} is listed more than once"))
+        ex = st.assign(pid=st["players"].str.split(" ")).explode("pid")
+        for (unit, pid), g in ex[ex.duplicated(["unit", "pid"], keep=False)].groupby(["unit", "pid"]):
+            problems.append((source_file, ", ".join(g["location"]), f"player {pid} is in more than one {unit}"))
+        # ranks within each field (unit, flight) must be competition ranks: 1, 2, 3=, 3=, 5 ...
+        for (unit, flight), g in ([] if line_problems else st.groupby(["unit", "flight"])):
+            g = g.sort_values("rank", kind="stable")
+            expected = g["rank"].rank(method="min").astype(int)
+            off = g[g["rank"] != expected]
+            if len(off):
+                r0 = off.iloc[0]
+                problems.append((source_file, r0["location"],
+                                 f"{unit}s{' of flight ' + flight if flight else ''}: expected rank {expected[r0.name]} here "
+                                 f"(ties share a rank and the next rank skips: 1, 2, 3=, 3=, 5), found {r0['rank']}; is an entrant missing?"))
+    if problems:
+        n_bad = len({p[1] for p in problems})
+        problems.append((source_file, "file", f"standings held back: {n_bad} problem line(s) among {len(lines) - 1}; "
+                                              "the field size decides every award, so nothing from this file is posted until it is corrected"))
+        return {"standings": _empty_standings()}, quarantine_frame(problems)
+    return {"standings": S.StandingsFrame.validate(st)}, quarantine_frame()
+
+
+def parse_opening_balances(source_file: str, data: bytes, organisation: str | None = None):
+    """opening_balances.csv (player_id, as_of, rp, bp[, note]) → ({"opening_balances": ...}, quarantine).
+    Bad lines are quarantined one by one; good lines are kept."""
+    problems: list[tuple[str, str, str]] = []
+    org = organisation or (PurePosixPath(source_file).parts[0] if len(PurePosixPath(source_file).parts) > 1 else "")
+    reader = list(csv.reader(io.StringIO(_text(data))))
+    rows = []
+    cols = list(S.OpeningBalanceFrame.to_schema().columns)
+    if not reader:
+        return {"opening_balances": S.OpeningBalanceFrame.validate(pd.DataFrame(columns=cols).astype({"as_of": "datetime64[ns]"}))}, \
+            quarantine_frame([(source_file, "file", "expected a header 'player_id,as_of,rp,bp,note', found an empty file")])
+    header = [h.strip().lower() for h in reader[0]]
+    if not {"player_id", "as_of", "rp", "bp"} <= set(header):
+        return {"opening_balances": S.OpeningBalanceFrame.validate(pd.DataFrame(columns=cols).astype({"as_of": "datetime64[ns]"}))}, \
+            quarantine_frame([(source_file, "line 1", f"expected header columns player_id, as_of, rp, bp (note optional), found {', '.join(header)}")])
+    seen: dict[str, int] = {}
+    for no, cells in enumerate(reader[1:], start=2):
+        if not any(c.strip() for c in cells) or cells[0].lstrip().startswith("#"):
+            continue
+        if len(cells) != len(header):
+            problems.append((source_file, f"line {no}", f"expected {len(header)} fields, found {len(cells)}"))
+            continue
+        r = {h: c.strip() for h, c in zip(header, cells)}
+        bad = []
+        try:
+            as_of = pd.Timestamp(pd.to_datetime(r["as_of"], format="%Y-%m-%d"))
+        except (ValueError, TypeError):
+            as_of = None
+            bad.append(f"as_of: expected a date YYYY-MM-DD, found {r['as_of']!r}")
+        pts = {}
+        for k in ("rp", "bp"):
+            v = _decimal(r[k]) if re.fullmatch(r"\d+(\.\d{1,2})?", r[k]) else None
+            if v is None:
+                bad.append(f"{k}: expected points with at most 2 decimals such as 12.34, found {r[k]!r}")
+            pts[k] = v
+        if not r["player_id"]:
+            bad.append("player_id: expected the player's id, found nothing")
+        elif r["player_id"] in seen:
+            bad.append(f"player {r['player_id']} already has an opening balance on line {seen[r['player_id']]}")
+        if bad:
+            problems.extend((source_file, f"line {no}", b) for b in bad)
+            continue
+        seen[r["player_id"]] = no
+        rows.append(dict(organisation=org, player_id=r["player_id"], as_of=as_of,
+                         rp=pts["rp"].quantize(Decimal("0.01")), bp=pts["bp"].quantize(Decimal("0.01")),
+                         note=r.get("note", ""), source_file=source_file, location=f"line {no}"))
+    frame = pd.DataFrame(rows, columns=cols)
+    if frame.empty:
+        frame = frame.astype({"as_of": "datetime64[ns]"})
+    return {"opening_balances": S.OpeningBalanceFrame.validate(frame)}, quarantine_frame(problems)
+
+
+def holdings_as_of(awards: pd.DataFrame | None, opening_balances: pd.DataFrame | None, as_of) -> pd.DataFrame:
+    """Masterpoints (RP + BP) each player holds before ``as_of``: award lines dated earlier
+    (reversal lines included, they are negative) plus opening balances dated on or before it."""
+    as_of = pd.Timestamp(as_of)
+    parts = []
+    if awards is not None and len(awards):
+        a = awards[pd.to_datetime(awards["event_date"]) < as_of]
+        parts.append(pd.DataFrame({"player_id": a["player_id"].astype(str),
+                                   "masterpoints": [Decimal(str(p)) for p in a["points"]]}))
+    if opening_balances is not None and len(opening_balances):
+        o = opening_balances[pd.to_datetime(opening_balances["as_of"]) <= as_of]
+        parts.append(pd.DataFrame({"player_id": o["player_id"].astype(str),
+                                   "masterpoints": [Decimal(r) + Decimal(b) for r, b in zip(o["rp"], o["bp"])]}))
+    if not parts:
+        return S.HoldingsFrame.validate(pd.DataFrame({"player_id": pd.Series(dtype=str), "masterpoints": pd.Series(dtype=object)}))
+    allp = pd.concat(parts, ignore_index=True)
+    h = allp.groupby("player_id")["masterpoints"].agg(lambda s: max(sum(s, Decimal("0.00")), Decimal("0.00"))).reset_index()
+    return S.HoldingsFrame.validate(h)
