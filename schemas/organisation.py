@@ -16,6 +16,11 @@ class Organisation(pa.DataFrameModel):
     calendar: str = pa.Field(nullable=True)
     aliases: str = pa.Field(nullable=True)
     game_total: pd.Int64Dtype = pa.Field(nullable=True, gt=0)
+    # first month of the organisation's balance season (4 = April–March); calendar files override
+    season_start_month: pd.Int64Dtype = pa.Field(nullable=True, ge=1, le=12)
+    # the `[options]` table of the settings file as JSON: system-specific settings that the rule
+    # system validates with its own schema
+    options: str = pa.Field()
     settings_file: str = pa.Field()
 
     class Config:

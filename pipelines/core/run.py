@@ -153,7 +153,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     lake = Lake.open(paths)
     recovered = lake.recover()
     organisations = load_organisations(data_dir)
-    ctx = RunContext(run_id=run_id, as_of=as_of, lake=lake, data_dir=data_dir, checkpoint=_checkpoint)
+    ctx = RunContext(run_id=run_id, as_of=as_of, lake=lake, data_dir=data_dir, inbox=inbox_dir, checkpoint=_checkpoint)
 
     # -- scan ----------------------------------------------------------------------------------
     with timer.stage("scan", progress):

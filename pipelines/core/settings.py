@@ -1,6 +1,7 @@
 """Where things live, and the organisation settings read from data/."""
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,8 @@ def load_organisations(data_dir: Path = DATA_DIR) -> pd.DataFrame:
                 "calendar": settings.get("calendar"),
                 "aliases": settings.get("aliases"),
                 "game_total": settings.get("game_total"),
+                "season_start_month": settings.get("season_start_month"),
+                "options": json.dumps(settings.get("options", {}), ensure_ascii=False, default=str),
                 "settings_file": path.as_posix(),
             }
         )

@@ -5,8 +5,12 @@ A rule system is a module under pipelines/<system>/ whose `SYSTEM` object has:
 * `name`, `accepted_suffixes` (file types it reads),
 * `lake_tables`: {table: pandera model} of the dated tables it writes (partitioned by month of
   `event_date`),
-* `process(ctx, organisation, sources, superseded) -> SystemBatch`: parse, validate and award a
-  batch of new or corrected files of one organisation,
+* `process(ctx, organisation, sources, active, superseded) -> SystemBatch`: parse, validate and
+  award a batch of new or corrected files of one organisation. `organisation` is its row of
+  data/organisations (a Series); `active` the (source_file, source_sha256) versions standing now;
+  `superseded` the paths whose earlier version this batch replaces (their award lines are
+  reversed by the run itself),
+* `warehouse_tables(ctx, organisation) -> {name: DataFrame}`: small data tables its views join,
 * `warehouse_sql`: names of sql/ files that create its warehouse views,
 * `publish(ctx, con, organisation, affected_months, out_dir) -> list[Path]`,
 * `explain(con, player_id, event_id) -> list[str]`: extra lines for `pointledger explain`.
@@ -40,6 +44,7 @@ class RunContext:
     as_of: date
     lake: Lake
     data_dir: Path
+    inbox: Path | None = None  # where the organisation folders are (files of earlier nights too)
     checkpoint: callable = lambda name: None
 
 
