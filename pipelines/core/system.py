@@ -57,7 +57,12 @@ class SystemBatch:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
 
-_SYSTEMS = {"mahjong": "pipelines.mahjong.system"}
+_SYSTEMS = {
+    "mahjong": "pipelines.mahjong.system",
+    "jcbl": "pipelines.jcbl.system",
+    "backgammon": "pipelines.backgammon.system",
+    "bridge": "pipelines.bridge.system",
+}
 
 
 def get_system(name: str):
