@@ -1,0 +1,353 @@
+"""What the three traveller parsers share: normalising raw cells into ``traveller_lines`` and
+quarantining every line that cannot be scored, with a reason a club secretary can act on.
+
+A parser builds a *raw* frame, one row per traveller line, all cells as text:
+
+``event_id, session, section, board, round, ns_pair, ew_pair, contract_raw, declarer_raw,
+result_raw, score_raw, adjusted_raw, vulnerable_raw, dealer_raw, location``
+
+and calls :func:`finalise` with the entrants it read (may be empty when the file has no list).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+
+import numpy as np
+import pandas as pd
+
+from pipelines.bridge.scoring import (
+    board_rotation,
+    normalise_vulnerability,
+    parse_contracts,
+    parse_tricks,
+    score_ns,
+    validate_contracts,
+)
+
+QUARANTINE_COLUMNS = ["source_file", "location", "reason"]
+
+TRAVELLER_COLUMNS = [
+    "event_id", "session", "section", "board", "round", "ns_pair", "ew_pair", "contract", "level",
+    "strain", "doubled", "declarer", "tricks", "vulnerable", "dealer", "score_ns", "stated_score_ns",
+    "adjusted", "adj_ns_pct", "adj_ew_pct", "source_file", "location",
+]
+EVENT_COLUMNS = ["event_id", "event_date", "name", "movement", "scoring", "winner_type", "source_file"]
+ENTRANT_COLUMNS = ["event_id", "section", "direction", "entrant", "entrant_name", "player_names", "player_ids"]
+
+
+def empty_quarantine() -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype="str") for c in QUARANTINE_COLUMNS})
+
+
+def quarantine_frame(source_file: str, location, reason) -> pd.DataFrame:
+    loc = pd.Series(location, dtype="object").astype(str)
+    rea = pd.Series(reason, dtype="object").astype(str)
+    return pd.DataFrame({"source_file": source_file, "location": loc.to_numpy(), "reason": rea.to_numpy()})
+
+
+def whole_file_rejected(source_file: str, reason: str, location: str = "whole file") -> tuple[dict, pd.DataFrame]:
+    """Empty frames and a one-line quarantine for a file that cannot be read at all."""
+    return empty_frames(), quarantine_frame(source_file, [location], [reason])
+
+
+def never_raises(parser):
+    """Last line of defence for the nightly run: an unexpected error while reading one file
+    quarantines that file (with the error) instead of stopping the batch."""
+    import functools
+
+    @functools.wraps(parser)
+    def wrapper(source_file: str, data: bytes):
+        try:
+            return parser(source_file, data)
+        except Exception as exc:  # noqa: BLE001 - reported, never swallowed silently
+            return whole_file_rejected(source_file, f"the file could not be read ({type(exc).__name__}: {exc}); "
+                                       "please check that it is a complete export and send it again")
+
+    return wrapper
+
+
+def empty_frames() -> dict[str, pd.DataFrame]:
+    return {
+        "events": pd.DataFrame({c: pd.Series(dtype="object") for c in EVENT_COLUMNS}),
+        "entrants": pd.DataFrame({c: pd.Series(dtype="object") for c in ENTRANT_COLUMNS}),
+        "traveller_lines": pd.DataFrame({c: pd.Series(dtype="object") for c in TRAVELLER_COLUMNS}),
+    }
+
+
+def slug(text: str) -> str:
+    t = unicodedata.normalize("NFKC", text or "").strip().lower()
+    t = re.sub(r"[^\w]+", "-", t, flags=re.UNICODE).strip("-")
+    return t or "event"
+
+
+def make_event_id(event_date: date | None, name: str, fallback: str) -> str:
+    """``YYYY-MM-DD:slug-of-name``; the foundation may prefix the organisation."""
+    d = event_date.isoformat() if event_date else "nodate"
+    return f"{d}:{slug(name or fallback)}"
+
+
+_DATE_PATTERNS = [
+    (re.compile(r"^(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})$"), ("y", "m", "d")),
+    (re.compile(r"^(\d{1,2})[.\-/](\d{1,2})[.\-/](\d{4})$"), ("d", "m", "y")),  # USEBIO dd/mm/yyyy
+    (re.compile(r"^(\d{4})年(\d{1,2})月(\d{1,2})日$"), ("y", "m", "d")),
+]
+
+
+def parse_date(text: str | None) -> date | None:
+    t = unicodedata.normalize("NFKC", (text or "").strip())
+    for rx, order in _DATE_PATTERNS:
+        m = rx.match(t)
+        if m:
+            parts = dict(zip(order, (int(x) for x in m.groups())))
+            try:
+                return date(parts["y"], parts["m"], parts["d"])
+            except ValueError:
+                return None
+    return None
+
+
+# ------------------------------------------------------------------------------------------
+# Adjusted scores
+
+_ADJ_WORDS = {"AVE+": 60, "AV+": 60, "A+": 60, "AVEPLUS": 60, "AVE": 50, "AV": 50, "A=": 50, "A": 50,
+              "AVE=": 50, "AVE-": 40, "AV-": 40, "A-": 40, "AVEMINUS": 40}
+
+
+def parse_adjusted(text: pd.Series) -> pd.DataFrame:
+    """Artificial adjusted score marks -> ``adj_ns_pct``, ``adj_ew_pct`` (nullable ints) and
+    ``adjusted`` (the canonical mark ``A60/40``; "" when not adjusted) and ``adj_ok``.
+
+    Accepted (case-insensitive, blanks ignored): ``AVE+``/``A+`` (60), ``AVE``/``A=`` (50),
+    ``AVE-``/``A-`` (40), ``A60``, ``60%``; two values for NS and EW: ``A60/40``, ``A60-40``,
+    ``60%-40%``, ``A6040`` (EBU scorers: NS 60, EW 40), ``AVE+/AVE-``, ``A+A-``. A single value is North-South's; East-West then get the
+    complement (100 - NS). Percentages must be integers 0..100."""
+    t = text.astype("string").fillna("").str.upper().str.replace(r"\s", "", regex=True)
+    t = t.str.replace("%", "", regex=False)
+    present = t != ""
+    one = r"(AVE\+|AVE-|AVE=|AVE|AV\+|AV-|AV|A\+|A-|A=|A?\d{1,3})"
+    # EBU scorers write both sides as four digits: A6040 = NS 60 %, EW 40 %
+    t = t.str.replace(r"^A(\d{2})(\d{2})$", r"A\1/\2", regex=True)
+    m = t.str.extract(rf"^{one}(?:[/\-]?{one})?$")
+    # ``A`` alone could be average; a bare number without "A" or "%" is not an adjusted mark unless
+    # the caller already knows this cell holds marks.
+
+    def val(col: pd.Series) -> pd.Series:
+        c = col.fillna("")
+        word = c.map(_ADJ_WORDS)
+        num = pd.to_numeric(c.str.replace("A", "", regex=False).where(c.str.fullmatch(r"A?\d{1,3}")), errors="coerce")
+        return word.fillna(num).astype("Float64")
+
+    ns = val(m[0])
+    ew = val(m[1])
+    ew = ew.fillna(100 - ns)
+    ok = ~present | (ns.notna() & ns.between(0, 100) & ew.between(0, 100))
+    ns = ns.where(present & ok)
+    ew = ew.where(present & ok)
+    canon = ("A" + ns.astype("Int64").astype("string") + "/" + ew.astype("Int64").astype("string")).fillna("")
+    return pd.DataFrame({
+        "adj_ns_pct": ns.astype("Int64"), "adj_ew_pct": ew.astype("Int64"),
+        "adjusted": canon.astype("str"), "adj_ok": ok.fillna(False).astype(bool), "adj_present": present.astype(bool),
+    }, index=text.index)
+
+
+def looks_adjusted(text: pd.Series) -> pd.Series:
+    """True where a contract or score cell holds an adjusted mark (``AVE+``, ``A60``, ``60%``,
+    ``A60/40``, ``60%-40%``) rather than a contract or a number."""
+    t = text.astype("string").fillna("").str.upper().str.replace(r"\s", "", regex=True)
+    return t.str.contains(r"^(?:AVE|AV|A[+\-=]|A\d|\d{1,3}%)", regex=True).fillna(False)
+
+
+# ------------------------------------------------------------------------------------------
+# Pair numbers
+
+def split_pair_number(text: pd.Series) -> pd.DataFrame:
+    """USEBIO-style pair numbers: ``1``, ``1 NS``, ``(A) 1 EW``, ``A1`` -> ``pair`` ("1"),
+    ``direction`` ("NS"/"EW"/"") and ``section`` ("A"/"")."""
+    t = text.astype("string").fillna("").str.strip().str.upper()
+    m = t.str.extract(r"^(?:\((?P<sec>[A-Z0-9]{1,3})\)\s*)?(?P<pair>[A-Z]?\d+|[A-Z0-9]+)\s*(?P<dir>NS|EW|N-S|E-W|N/S|E/W)?$")
+    direction = m["dir"].fillna("").str.replace(r"[-/]", "", regex=True)
+    pair = m["pair"].fillna(t)
+    pair = pair.str.replace(r"^0+(?=\d)", "", regex=True)
+    return pd.DataFrame({"pair": pair.astype("str"), "direction": direction.astype("str"),
+                         "section": m["sec"].fillna("").astype("str")}, index=text.index)
+
+
+# ------------------------------------------------------------------------------------------
+# The common finalisation
+
+
+def _norm_seat(s: pd.Series) -> pd.Series:
+    t = s.astype("string").fillna("").str.strip().str.upper()
+    t = t.replace({"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"})
+    return t.astype("str")
+
+
+def _score_number(s: pd.Series) -> pd.Series:
+    """Stated NS score cell -> nullable Int64. ``NS 420``, ``EW 420`` (= NS -420), ``420``,
+    ``-50``; ``-``/``?``/"" -> <NA>."""
+    t = s.astype("string").fillna("").str.strip().str.upper().str.replace('"', "", regex=False)
+    t = t.str.replace("−", "-", regex=False).str.replace("+", "", regex=False)
+    ew = t.str.startswith("EW")
+    t = t.str.replace(r"^(NS|EW)\s*", "", regex=True)
+    num = pd.to_numeric(t.where(t.str.fullmatch(r"-?\d{1,5}")), errors="coerce").astype("Int64")
+    return num.where(~ew, -num)
+
+
+def finalise(
+    raw: pd.DataFrame,
+    source_file: str,
+    entrants: pd.DataFrame | None,
+    pair_numbering: str = "by_direction",
+    teams: bool = False,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Normalise, score and check raw traveller rows. Returns (traveller_lines, quarantine)."""
+    if raw.empty:
+        return empty_frames()["traveller_lines"], empty_quarantine()
+    df = raw.copy().reset_index(drop=True)
+    for c in ("contract_raw", "declarer_raw", "result_raw", "score_raw", "adjusted_raw", "vulnerable_raw",
+              "dealer_raw", "round", "section"):
+        if c not in df:
+            df[c] = ""
+    df = df.fillna({"section": "", "round": ""})
+    reason = pd.Series("", index=df.index, dtype="object")
+
+    def put(mask, text):
+        nonlocal reason
+        m = pd.Series(mask, index=df.index).fillna(False).astype(bool) & (reason == "")
+        reason = reason.mask(m, text if isinstance(text, str) else pd.Series(text, index=df.index))
+
+    # Board and session numbers
+    board = pd.to_numeric(df["board"].astype("string").str.strip(), errors="coerce")
+    put(board.isna() | (board < 1), "board number '" + df["board"].astype("string").fillna("") + "' is not a positive whole number")
+    df["board"] = board.fillna(0).astype("int64")
+    df["session"] = pd.to_numeric(df["session"], errors="coerce").fillna(1).astype("int64")
+    rnd = pd.to_numeric(df["round"].astype("string").str.strip().replace("", pd.NA), errors="coerce")
+    df["round"] = rnd.astype("Int64")
+
+    # Adjusted scores may sit in their own cell, in the contract cell or in the score cell.
+    adj_src = df["adjusted_raw"].astype("string").fillna("")
+    adj_src = adj_src.mask((adj_src == "") & looks_adjusted(df["contract_raw"]), df["contract_raw"].astype("string"))
+    adj_src = adj_src.mask((adj_src == "") & looks_adjusted(df["score_raw"]), df["score_raw"].astype("string"))
+    adj = parse_adjusted(adj_src)
+    df["is_adjusted"] = adj["adj_present"]
+    put(adj["adj_present"] & ~adj["adj_ok"], "adjusted score '" + adj_src + "' is not understood: expected AVE+, AVE, AVE-, A60, A60/40 or 60%-40%")
+    df = pd.concat([df, adj[["adj_ns_pct", "adj_ew_pct", "adjusted"]]], axis=1)
+
+    # Contract, declarer, tricks
+    pc = parse_contracts(df["contract_raw"].where(~df["is_adjusted"], "PASS"))
+    df["contract_ok"] = pc["contract_ok"]
+    df["level"] = pc["level"]
+    df["strain"] = pc["strain"]
+    df["doubled"] = pc["doubled"]
+    df["contract"] = pc["contract"].where(~df["is_adjusted"], "")
+    df["declarer"] = _norm_seat(df["declarer_raw"]).where(df["level"] > 0, "")
+    df["tricks"] = parse_tricks(df["result_raw"], df["level"]).where(df["level"] > 0)
+    reasons = validate_contracts(df)
+    put(reasons != "", reasons)
+
+    # Vulnerability and dealer: from the file, else from the standard rotation
+    rot = board_rotation(df["board"].clip(lower=1))
+    vul = normalise_vulnerability(df["vulnerable_raw"])
+    given = df["vulnerable_raw"].astype("string").fillna("").str.strip() != ""
+    put(given & vul.isna(), "vulnerability '" + df["vulnerable_raw"].astype("string").fillna("") + "' is not None, NS, EW or All")
+    df["vulnerable"] = vul.fillna(pd.Series(rot["vulnerable"].to_numpy(), index=df.index)).astype("str")
+    dealer = _norm_seat(df["dealer_raw"])
+    df["dealer"] = dealer.where(dealer.isin(["N", "E", "S", "W"]), pd.Series(rot["dealer"].to_numpy(), index=df.index)).astype("str")
+
+    # Law 77 score, and the stated score check
+    scorable = (reason == "") & ~df["is_adjusted"]
+    s = score_ns(
+        df["level"].where(scorable, 0), df["strain"].where(scorable, ""), df["doubled"].where(scorable, 0),
+        df["declarer"].where(scorable, ""), df["vulnerable"], df["tricks"].fillna(0).astype("int64").where(scorable, 0),
+    )
+    df["score_ns"] = pd.Series(s, index=df.index, dtype="Int64").where(scorable)
+    stated = _score_number(df["score_raw"].where(~looks_adjusted(df["score_raw"]), ""))
+    df["stated_score_ns"] = stated
+    disagree = scorable & stated.notna() & (stated != df["score_ns"]).fillna(False)
+    tricks_txt = df["tricks"].astype("string").fillna("?")
+    put(disagree, (
+        "stated score " + stated.astype("string").fillna("") + " for NS disagrees with Law 77: "
+        + df["contract"] + " by " + df["declarer"] + ", " + tricks_txt + " tricks, board vulnerability "
+        + df["vulnerable"] + " scores " + df["score_ns"].astype("string").fillna("") + " for NS"
+    ))
+
+    # Pair numbers
+    ns_p = split_pair_number(df["ns_pair"])
+    ew_p = split_pair_number(df["ew_pair"])
+    df["ns_pair"] = ns_p["pair"]
+    df["ew_pair"] = ew_p["pair"]
+    df["section"] = df["section"].astype("string").fillna("").mask(df["section"].astype("string").fillna("") == "", ns_p["section"]).astype("str")
+    put(df["ns_pair"] == "", "North-South pair number is missing")
+    put(df["ew_pair"] == "", "East-West pair number is missing")
+    if pair_numbering == "unique" or teams:
+        put(df["ns_pair"] == df["ew_pair"], "pair " + df["ns_pair"] + " is recorded as playing against itself (NS and EW)")
+    if entrants is not None and not entrants.empty:
+        known = entrants.assign(direction=entrants["direction"].fillna(""))
+        for side, col in (("NS", "ns_pair"), ("EW", "ew_pair")):
+            ok_keys = known[known["direction"].isin([side, ""])][["event_id", "section", "entrant"]].drop_duplicates()
+            ok_keys = ok_keys.assign(_known=True)
+            probe = df[["event_id", "section", col]].rename(columns={col: "entrant"})
+            hit = probe.merge(ok_keys, on=["event_id", "section", "entrant"], how="left")["_known"]
+            # Entrant lists without sections match any section
+            if not hit.notna().all():
+                anysec = ok_keys.drop(columns="section").drop_duplicates()
+                hit2 = probe.merge(anysec, on=["event_id", "entrant"], how="left")["_known"]
+                hit = hit.fillna(hit2)
+            unknown = hit.isna().to_numpy()
+            put(unknown, ("unknown " + ("North-South" if side == "NS" else "East-West") + " pair number "
+                          + df[col] + ": it is not in the file's list of " + ("teams" if teams else "pairs")))
+
+    # A pair playing a board twice
+    key = ["event_id", "session", "section", "board"] + (["round"] if teams else [])
+    kd = df[key].astype("string").fillna("")
+    for col, side in (("ns_pair", "North-South"), ("ew_pair", "East-West")):
+        keyed = df[[col, "location"]].assign(**{c: kd[c] for c in key})
+        dup = keyed.duplicated(key + [col], keep=False) & (df[col] != "")
+        if dup.any():
+            d = keyed[dup]
+            where = d.groupby(key + [col])["location"].transform(lambda s: "; ".join(s))
+            put(dup, pd.Series(side + " pair " + d[col] + " has more than one result on board "
+                               + d["board"] + " (" + where + "): a pair plays each board once, so the traveller"
+                               " must be corrected", index=d.index).reindex(df.index))
+    if pair_numbering == "unique" and not teams:
+        both = pd.concat([
+            df[key + ["ns_pair"]].rename(columns={"ns_pair": "pair"}).assign(_i=df.index),
+            df[key + ["ew_pair"]].rename(columns={"ew_pair": "pair"}).assign(_i=df.index),
+        ])
+        both[key] = both[key].astype("string").fillna("")
+        d = both[both.duplicated(key + ["pair"], keep=False)]
+        rows = np.unique(d["_i"].to_numpy())
+        mask = pd.Series(False, index=df.index)
+        mask.iloc[rows] = True
+        put(mask, "a pair has two results on board " + df["board"].astype("string") + " (it appears in more than one traveller line): a pair plays each board once")
+
+    df["source_file"] = source_file
+    bad = reason != ""
+    q = quarantine_frame(source_file, df.loc[bad, "location"].tolist(), reason[bad].tolist())
+    good = df.loc[~bad, TRAVELLER_COLUMNS].reset_index(drop=True)
+    good["tricks"] = good["tricks"].astype("Int64")
+    good["level"] = good["level"].astype("int64")
+    good["doubled"] = good["doubled"].astype("int64")
+    return good, q
+
+
+def entrants_frame(rows: list[dict]) -> pd.DataFrame:
+    if not rows:
+        return empty_frames()["entrants"]
+    e = pd.DataFrame(rows)
+    for c in ENTRANT_COLUMNS:
+        if c not in e:
+            e[c] = ""
+    e = e[ENTRANT_COLUMNS].fillna("")
+    return e.drop_duplicates(["event_id", "section", "direction", "entrant"]).reset_index(drop=True)
+
+
+def events_frame(rows: list[dict]) -> pd.DataFrame:
+    e = pd.DataFrame(rows)
+    for c in EVENT_COLUMNS:
+        if c not in e:
+            e[c] = None
+    return e[EVENT_COLUMNS].drop_duplicates("event_id").reset_index(drop=True)

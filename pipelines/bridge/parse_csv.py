@@ -1,0 +1,135 @@
+"""The documented CSV traveller format (see docs/bridge.md, "CSV traveller format").
+
+One row per traveller line, a header row first, comma-separated, UTF-8 (a BOM is fine;
+Windows-1252 is accepted as a fallback). Lines starting with ``#`` are comments.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pandas as pd
+
+from pipelines.bridge.parse_common import (
+    never_raises,
+    entrants_frame,
+    events_frame,
+    finalise,
+    make_event_id,
+    parse_date,
+    quarantine_frame,
+    split_pair_number,
+    whole_file_rejected,
+)
+
+REQUIRED = ["event_date", "board", "ns_pair", "ew_pair", "contract", "declarer", "result"]
+OPTIONAL = ["event_id", "event_name", "movement", "scoring", "winner_type", "session", "section", "round",
+            "score_ns", "adjusted", "vulnerable", "dealer", "ns_names", "ns_ids", "ew_names", "ew_ids"]
+MOVEMENTS = {"mitchell", "howell", "teams"}
+SCORINGS = {"MP", "XIMP", "BUTLER", "TEAMS"}
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+@never_raises
+def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Parse a CSV traveller file. Never raises on bad input: problems go to the quarantine frame."""
+    try:
+        text = _decode(data)
+        physical = text.splitlines()
+        content = [(i + 1, ln) for i, ln in enumerate(physical) if ln.strip() and not ln.lstrip().startswith("#")]
+        if not content:
+            return whole_file_rejected(source_file, "the file is empty: expected a header row and traveller lines")
+        reader = csv.reader(io.StringIO("\n".join(ln for _, ln in content)))
+        rows = list(reader)
+    except csv.Error as exc:
+        return whole_file_rejected(source_file, f"not a readable CSV file ({exc})")
+    header = [h.strip().lower() for h in rows[0]]
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        return whole_file_rejected(source_file, "the header row lacks the column(s) " + ", ".join(missing)
+                                   + "; found: " + ", ".join(header), location=f"line {content[0][0]}")
+    body = rows[1:]
+    line_no = [n for n, _ in content[1:]]
+    width = len(header)
+    q_parts = []
+    ok_rows, ok_lines = [], []
+    for n, r in zip(line_no, body):
+        if len(r) != width:
+            q_parts.append((f"line {n}", f"expected {width} comma-separated values as in the header, found {len(r)}"))
+            continue
+        ok_rows.append(r)
+        ok_lines.append(n)
+    df = pd.DataFrame(ok_rows, columns=header, dtype="str")
+    for c in OPTIONAL:
+        if c not in df:
+            df[c] = ""
+    df = df.fillna("").apply(lambda s: s.str.strip())
+    df["location"] = [f"line {n}" for n in ok_lines]
+
+    # Event attributes
+    dates = df["event_date"].map(parse_date)
+    bad_date = dates.isna()
+    for loc, val in zip(df.loc[bad_date, "location"], df.loc[bad_date, "event_date"]):
+        q_parts.append((loc, f"event_date '{val}' is not a date: expected YYYY-MM-DD"))
+    df = df[~bad_date].copy()
+    dates = dates[~bad_date]
+    name = df["event_name"].where(df["event_name"] != "", "bridge session")
+    df["event_id"] = df["event_id"].where(df["event_id"] != "", [make_event_id(d, n, source_file) for d, n in zip(dates, name)])
+    movement = df["movement"].str.lower().where(df["movement"] != "", "mitchell")
+    bad_mov = ~movement.isin(MOVEMENTS)
+    for loc, val in zip(df.loc[bad_mov, "location"], df.loc[bad_mov, "movement"]):
+        q_parts.append((loc, f"movement '{val}' is not one of mitchell, howell, teams"))
+    scoring = df["scoring"].str.upper().where(df["scoring"] != "", pd.Series(
+        ["TEAMS" if m == "teams" else "MP" for m in movement], index=df.index))
+    bad_sc = ~scoring.isin(SCORINGS) & ~bad_mov
+    for loc, val in zip(df.loc[bad_sc, "location"], df.loc[bad_sc, "scoring"]):
+        q_parts.append((loc, f"scoring '{val}' is not one of MP, XIMP, BUTLER, TEAMS"))
+    keep = ~bad_mov & ~bad_sc
+    df, dates, movement, scoring = df[keep].copy(), dates[keep], movement[keep], scoring[keep]
+    df["movement"] = movement
+    df["scoring"] = scoring
+    winner = pd.to_numeric(df["winner_type"], errors="coerce")
+    winner = winner.fillna(pd.Series([2 if m == "mitchell" else 1 for m in movement], index=df.index))
+    events = events_frame([
+        {"event_id": e, "event_date": d, "name": n, "movement": m, "scoring": s, "winner_type": int(w),
+         "source_file": source_file}
+        for e, d, n, m, s, w in zip(df["event_id"], dates, name[df.index], df["movement"], df["scoring"], winner)
+    ])
+
+    # Entrants from the name/id columns (first mention wins)
+    ent_rows = []
+    for side, dcol in (("ns", "NS"), ("ew", "EW")):
+        sub = df[["event_id", "section", "movement", f"{side}_pair", f"{side}_names", f"{side}_ids"]]
+        pp = split_pair_number(sub[f"{side}_pair"])
+        for ev, sec, mov, pair, names, ids in zip(sub["event_id"], sub["section"], sub["movement"], pp["pair"],
+                                                  sub[f"{side}_names"], sub[f"{side}_ids"]):
+            if names or ids:
+                ent_rows.append({"event_id": ev, "section": sec, "direction": dcol if mov == "mitchell" else "",
+                                 "entrant": pair, "entrant_name": "", "player_names": names, "player_ids": ids})
+    entrants = entrants_frame(ent_rows)
+
+    raw = pd.DataFrame({
+        "event_id": df["event_id"], "session": df["session"].where(df["session"] != "", "1"),
+        "section": df["section"], "board": df["board"], "round": df["round"],
+        "ns_pair": df["ns_pair"], "ew_pair": df["ew_pair"], "contract_raw": df["contract"],
+        "declarer_raw": df["declarer"], "result_raw": df["result"], "score_raw": df["score_ns"],
+        "adjusted_raw": df["adjusted"], "vulnerable_raw": df["vulnerable"], "dealer_raw": df["dealer"],
+        "location": df["location"],
+    })
+    lines_parts, qs = [], []
+    for (mov,), part in raw.groupby([df["movement"]], sort=False):
+        lines, q = finalise(part, source_file, None, "unique" if mov == "howell" else "by_direction", teams=(mov == "teams"))
+        lines_parts.append(lines)
+        qs.append(q)
+    lines = pd.concat(lines_parts, ignore_index=True) if lines_parts else finalise(raw, source_file, None)[0]
+    if q_parts:
+        qs.append(quarantine_frame(source_file, [l for l, _ in q_parts], [r for _, r in q_parts]))
+    quarantine = pd.concat(qs, ignore_index=True) if qs else quarantine_frame(source_file, [], [])
+    return {"events": events, "entrants": entrants, "traveller_lines": lines}, quarantine

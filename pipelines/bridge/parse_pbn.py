@@ -1,0 +1,261 @@
+"""PBN 2.1 result files (Portable Bridge Notation).
+
+What is read:
+
+- per game (board): ``[Event]``, ``[Date]`` (``2026.11.11``; ``#`` = as the previous game),
+  ``[Board]``, ``[Dealer]``, ``[Vulnerable]``, ``[Section]``, ``[Scoring]``;
+- ``[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\5L;Declarer\\1R;Result\\2R;Score_NS\\6R;..."]``
+  followed by one row per result. Columns used: ``PairId_NS``, ``PairId_EW``, ``Contract``,
+  ``Declarer``, ``Result`` (tricks), ``Score_NS``/``Score_EW`` (checked against Law 77),
+  ``Section``, ``Round``. Cells ``-`` (not relevant) and ``?`` (unknown) are empty. Artificial
+  adjusted scores may be written in ``Contract`` or in ``Score_NS``/``Score_EW`` (``AVE+``,
+  ``A60``, ``60%``; see docs/bridge.md);
+- ``[TotalScoreTable "..."]`` for the entrants: ``PairId`` (or ``TeamId``), ``Direction``
+  (``NS``/``N-S``/``EW``/``E-W``; present in a Mitchell), ``Names`` (players separated by
+  `` - ``, ``&``, ``/`` or ``;``), ``MemberID1``.. ``MemberID4`` or ``MemberIDs``;
+- team files without score tables (one game per table, as in the WBF's published PBN):
+  ``[Contract]``, ``[Declarer]``, ``[Result]``, ``[Score]``, ``[HomeTeam]``, ``[VisitTeam]``,
+  ``[Room "Open"|"Closed"]`` (Open: home team North-South), ``[Round]``.
+- optional, non-standard: ``[Movement "Mitchell"|"Howell"|"Teams"]``; without it a file whose
+  TotalScoreTable has a Direction column is a Mitchell, a file with HomeTeam/VisitTeam is teams,
+  anything else a Howell.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from pipelines.bridge.parse_common import (
+    never_raises,
+    entrants_frame,
+    events_frame,
+    finalise,
+    make_event_id,
+    parse_date,
+    quarantine_frame,
+    whole_file_rejected,
+)
+
+_TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]\s*$')
+_TOKEN = re.compile(r'"[^"]*"|\S+')
+_SCORING = {"MP": "MP", "MATCHPOINTS": "MP", "MP1": "MP", "MP2": "MP", "IMP": "XIMP", "CROSS-IMPS": "XIMP",
+            "CROSSIMPS": "XIMP", "XIMP": "XIMP", "BUTLER": "BUTLER", "IMP;BUTLER": "BUTLER", "TEAMS": "TEAMS"}
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _games(text: str) -> list[dict]:
+    """Split a PBN text into games: {"tags": {name: (value, line)}, "tables": {name: (header, line, rows)}}."""
+    games: list[dict] = []
+    cur: dict | None = None
+    section: str | None = None
+    in_brace = False
+    for no, line in enumerate(text.splitlines(), start=1):
+        s = line.strip()
+        if in_brace:
+            if "}" in s:
+                in_brace = False
+            continue
+        if s.startswith("%") or s.startswith(";"):
+            continue
+        if s.startswith("{"):
+            in_brace = "}" not in s
+            continue
+        if not s:
+            if cur is not None and cur["tags"]:
+                games.append(cur)
+            cur, section = None, None
+            continue
+        m = _TAG.match(s)
+        if m:
+            if cur is None:
+                cur = {"tags": {}, "tables": {}, "line": no}
+            name, value = m.group(1), m.group(2)
+            cur["tags"][name] = (value, no)
+            section = name
+            if name.endswith("Table"):
+                cur["tables"][name] = (value, no, [])
+            continue
+        if cur is not None and section and section in cur["tables"]:
+            cur["tables"][section][2].append((s, no))
+    if cur is not None and cur["tags"]:
+        games.append(cur)
+    # "#" repeats the previous game's value
+    prev: dict[str, str] = {}
+    for g in games:
+        for k, (v, n) in list(g["tags"].items()):
+            if v == "#" and k in prev:
+                g["tags"][k] = (prev[k], n)
+        prev.update({k: v for k, (v, _) in g["tags"].items()})
+    return games
+
+
+def _columns(header: str) -> list[tuple[str, int | None]]:
+    cols = []
+    for part in header.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        name, _, spec = part.partition("\\")
+        w = re.match(r"(\d+)", spec)
+        cols.append((name.strip(), int(w.group(1)) if w else None))
+    return cols
+
+
+def _row_cells(row: str, cols: list[tuple[str, int | None]]) -> list[str] | None:
+    toks = [t[1:-1] if t.startswith('"') and t.endswith('"') and len(t) >= 2 else t for t in _TOKEN.findall(row)]
+    if len(toks) == len(cols):
+        return toks
+    if len(toks) > len(cols) and all(w for _, w in cols):  # unquoted names with blanks: use the widths
+        cells, pos = [], 0
+        for _, w in cols:
+            cells.append(row[pos:pos + w].strip().strip('"'))
+            pos += w + 1
+        return cells
+    return None
+
+
+def _clean(v: str) -> str:
+    v = (v or "").strip()
+    return "" if v in ("-", "?", "") else v
+
+
+_NAME_SPLIT = re.compile(r"\s+-\s+|\s*&\s*|\s*/\s*|\s*;\s*|\s+–\s+")
+
+
+@never_raises
+def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Parse a PBN results file. Never raises on bad input: problems go to the quarantine frame."""
+    text = _decode(data)
+    games = _games(text)
+    if not games:
+        return whole_file_rejected(source_file, "no PBN games found: expected tag lines such as [Board \"1\"]")
+    q: list[tuple[str, str]] = []
+
+    def tag(g, name, default=""):
+        return g["tags"].get(name, (default, 0))[0].strip()
+
+    first = games[0]
+    ev_name = tag(first, "Event") or "bridge session"
+    ev_date = parse_date(tag(first, "Date").replace("?", ""))
+    if ev_date is None:
+        return whole_file_rejected(source_file, f"[Date \"{tag(first, 'Date')}\"] is not a date: expected YYYY.MM.DD",
+                                   location=f"line {first['tags'].get('Date', ('', first['line']))[1]}")
+    event_id = make_event_id(ev_date, ev_name, source_file)
+    scoring_tag = tag(first, "Scoring").upper().replace(" ", "")
+
+    # Entrants
+    ent_rows = []
+    has_direction = False
+    for g in games:
+        for tname in ("TotalScoreTable", "TotalScoreTableNS", "TotalScoreTableEW"):
+            if tname not in g["tables"]:
+                continue
+            header, hline, rows = g["tables"][tname]
+            cols = _columns(header)
+            names = [c for c, _ in cols]
+            has_direction |= "Direction" in names
+            for i, (row, no) in enumerate(rows, start=1):
+                cells = _row_cells(row, cols)
+                if cells is None:
+                    q.append((f"{tname.upper()} ROW {i} (line {no})", f"expected {len(cols)} values as in the table header, found '{row}'"))
+                    continue
+                rec = dict(zip(names, cells))
+                pair = _clean(rec.get("PairId") or rec.get("TeamId") or rec.get("Team", ""))
+                if not pair:
+                    q.append((f"{tname.upper()} ROW {i} (line {no})", "entrant row without PairId/TeamId"))
+                    continue
+                d = _clean(rec.get("Direction", "")).upper().replace("-", "").replace("/", "")
+                if tname.endswith("NS"):
+                    d = "NS"
+                if tname.endswith("EW"):
+                    d = "EW"
+                ids = [_clean(rec.get(f"MemberID{k}", "")) for k in range(1, 7)]
+                ids = [x for x in ids if x] or [x for x in re.split(r"[;,]", _clean(rec.get("MemberIDs", ""))) if x]
+                player_names = [x for x in _NAME_SPLIT.split(_clean(rec.get("Names", ""))) if x]
+                ent_rows.append({"event_id": event_id, "section": _clean(rec.get("Section", "")), "direction": d,
+                                 "entrant": pair.lstrip("0") or pair, "entrant_name": _clean(rec.get("TeamName", "")),
+                                 "player_names": "; ".join(player_names), "player_ids": ";".join(ids)})
+    entrants = entrants_frame(ent_rows)
+    if has_direction:
+        entrants.loc[entrants["direction"] == "", "direction"] = "NS"
+
+    is_teams = any("HomeTeam" in g["tags"] for g in games)
+    movement = tag(first, "Movement").lower() or ("teams" if is_teams else "mitchell" if has_direction else "howell")
+    if movement not in ("mitchell", "howell", "teams"):
+        movement = "mitchell" if has_direction else "howell"
+    scoring = "TEAMS" if movement == "teams" else _SCORING.get(scoring_tag.split(";")[0], "MP")
+    if scoring_tag in _SCORING and movement != "teams":
+        scoring = _SCORING[scoring_tag]
+    winner_type = 2 if movement == "mitchell" else 1
+
+    # Traveller lines
+    recs = []
+    for g in games:
+        if "Board" not in g["tags"]:
+            continue
+        board = tag(g, "Board")
+        common = {"event_id": event_id, "session": tag(g, "Session") or "1", "board": board,
+                  "vulnerable_raw": tag(g, "Vulnerable"), "dealer_raw": tag(g, "Dealer")}
+        if "ScoreTable" in g["tables"]:
+            header, hline, rows = g["tables"]["ScoreTable"]
+            cols = _columns(header)
+            names = [c for c, _ in cols]
+            if "PairId_NS" not in names or "PairId_EW" not in names:
+                q.append((f"BOARD {board}, SCORETABLE (line {hline})",
+                          "the ScoreTable header has no PairId_NS/PairId_EW columns: cannot tell who played; found " + ";".join(names)))
+                continue
+            for i, (row, no) in enumerate(rows, start=1):
+                loc = f"BOARD {board}, SCORETABLE ROW {i} (line {no})"
+                cells = _row_cells(row, cols)
+                if cells is None:
+                    q.append((loc, f"expected {len(cols)} values as in the ScoreTable header, found '{row}'"))
+                    continue
+                rec = dict(zip(names, cells))
+                sns, sew = _clean(rec.get("Score_NS", "")), _clean(rec.get("Score_EW", ""))
+                contract = _clean(rec.get("Contract", ""))
+                adjusted = ""
+                if sns.endswith("%") or sew.endswith("%") or sns.upper().startswith("A") or sew.upper().startswith("A"):
+                    adjusted = f"{sns or ''}/{sew}" if sew else sns
+                    sns = ""
+                elif not sns and sew.lstrip("-").isdigit():
+                    sns = str(-int(sew))
+                recs.append({**common, "section": _clean(rec.get("Section", "")) or tag(g, "Section"),
+                             "round": _clean(rec.get("Round", "")), "ns_pair": _clean(rec.get("PairId_NS", "")),
+                             "ew_pair": _clean(rec.get("PairId_EW", "")), "contract_raw": contract,
+                             "declarer_raw": _clean(rec.get("Declarer", "")), "result_raw": _clean(rec.get("Result", "")),
+                             "score_raw": sns, "adjusted_raw": adjusted, "location": loc})
+        elif "Contract" in g["tags"]:
+            loc = f"BOARD {board}, ROOM {tag(g, 'Room') or '?'} (line {g['line']})"
+            home, visit, room = tag(g, "HomeTeam"), tag(g, "VisitTeam"), tag(g, "Room").lower()
+            if not (home and visit and room in ("open", "closed")):
+                q.append((loc, "a result without a ScoreTable needs [HomeTeam], [VisitTeam] and [Room \"Open\"|\"Closed\"] to tell who sat North-South"))
+                continue
+            ns, ew = (home, visit) if room == "open" else (visit, home)
+            recs.append({**common, "section": tag(g, "Section") if tag(g, "Section") not in ("", "#") else "",
+                         "round": tag(g, "Round"), "ns_pair": ns, "ew_pair": ew,
+                         "contract_raw": tag(g, "Contract"), "declarer_raw": tag(g, "Declarer"),
+                         "result_raw": tag(g, "Result"), "score_raw": tag(g, "Score"), "adjusted_raw": "", "location": loc})
+    if not recs and not q:
+        return whole_file_rejected(source_file, "the file has boards but no results (no ScoreTable and no Contract tags)")
+    raw = pd.DataFrame(recs)
+    if (not tag(first, "Movement") and not has_direction and movement == "howell" and not raw.empty
+            and (raw["ns_pair"] == raw["ew_pair"]).any()):
+        movement, winner_type = "mitchell", 2  # pair 1 NS against pair 1 EW: only a Mitchell numbers pairs so
+    lines, fq = finalise(raw, source_file, entrants, "unique" if movement == "howell" else "by_direction",
+                         teams=(movement == "teams")) if recs else (finalise(pd.DataFrame(), source_file, None))
+    if movement == "teams" and entrants.empty and not lines.empty:
+        teams_seen = pd.unique(pd.concat([lines["ns_pair"], lines["ew_pair"]]))
+        entrants = entrants_frame([{"event_id": event_id, "section": "", "direction": "", "entrant": t,
+                                    "entrant_name": t, "player_names": "", "player_ids": ""} for t in teams_seen])
+    events = events_frame([{"event_id": event_id, "event_date": ev_date, "name": ev_name, "movement": movement,
+                            "scoring": scoring, "winner_type": winner_type, "source_file": source_file}])
+    quarantine = pd.concat([fq, quarantine_frame(source_file, [l for l, _ in q], [r for _, r in q])], ignore_index=True)
+    return {"events": events, "entrants": entrants, "traveller_lines": lines}, quarantine

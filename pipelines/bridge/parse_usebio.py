@@ -1,0 +1,188 @@
+"""USEBIO 1.2 XML result files (the EBU's XML), parsed safely with defusedxml.
+
+Safety: a file with a DTD (``<!DOCTYPE``), entity declarations or external references is not
+parsed at all; it is quarantined as a whole. Nothing is fetched, no entity is expanded.
+
+Read: ``USEBIO/EVENT`` (``EVENT_TYPE`` attribute, ``EVENT_DESCRIPTION``, ``DATE`` dd/mm/yyyy,
+``WINNER_TYPE``, ``BOARD_SCORING_METHOD``), optional ``SESSION``/``SECTION`` wrappers
+(``SESSION_ID``/``SECTION_ID`` attributes), ``PARTICIPANTS/PAIR`` (``PAIR_NUMBER`` such as ``1``,
+``1 NS`` or ``(A) 1 NS``, ``DIRECTION``, ``PLAYER/PLAYER_NAME``, ``PLAYER/NATIONAL_ID_NUMBER``),
+``PARTICIPANTS/TEAM`` (``TEAM_NUMBER``/``TEAM_ID``, ``TEAM_NAME``, players), ``MATCH``
+(``ROUND_NUMBER``) and ``BOARD/TRAVELLER_LINE`` (``NS_PAIR_NUMBER``, ``EW_PAIR_NUMBER``,
+``CONTRACT``, ``PLAYED_BY``, ``TRICKS`` as a count, ``=``, ``+2`` or ``-1``, ``SCORE``). In team
+events the traveller lines' pair numbers are team numbers. Adjusted scores: ``SCORE`` or
+``CONTRACT`` holding ``AVE+``, ``A60``, ``A60/40``, ``60%-40%`` (see docs/bridge.md).
+"""
+
+from __future__ import annotations
+
+from xml.etree.ElementTree import ParseError
+
+import defusedxml.ElementTree as SafeET
+import pandas as pd
+from defusedxml import DefusedXmlException, DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+
+from pipelines.bridge.parse_common import (
+    never_raises,
+    entrants_frame,
+    events_frame,
+    finalise,
+    make_event_id,
+    parse_date,
+    quarantine_frame,
+    split_pair_number,
+    whole_file_rejected,
+)
+
+_SCORING = {"MATCH_POINTS": "MP", "MATCHPOINTS": "MP", "MP": "MP", "CROSS_IMPS": "XIMP", "CROSS_IMP": "XIMP",
+            "IMPS": "XIMP", "BUTLER": "BUTLER", "BUTLER_IMPS": "BUTLER"}
+
+
+def _safe_parse(data: bytes):
+    kw = dict(forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    try:
+        return SafeET.fromstring(data, **kw), None
+    except (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden, DefusedXmlException) as exc:
+        return None, (f"the XML declares a DTD, entities or external references ({type(exc).__name__}); "
+                      "such files are refused unread for safety: export the results again without a <!DOCTYPE>")
+    except ParseError as exc:
+        try:
+            data.decode("utf-8")
+            utf8 = True
+        except UnicodeDecodeError:
+            utf8 = False
+        head = data[:200].lower()
+        if not utf8 and b"encoding=" not in head:
+            # Real writers emit Windows-1252/ISO-8859-1 without saying so: retry as such.
+            text = data.decode("cp1252", errors="replace")
+            if text.lstrip().startswith("<?xml"):
+                text = text[text.index("?>") + 2:]
+            try:
+                return SafeET.fromstring(text, **kw), None
+            except (DefusedXmlException, ParseError) as exc2:
+                exc = exc2
+        line, col = getattr(exc, "position", (None, None))
+        where = f" at line {line}, column {col}" if line else ""
+        return None, f"not well-formed XML{where}: {exc}; expected a complete USEBIO 1.2 file"
+
+
+def _text(el, name: str, default: str = "") -> str:
+    if el is None:
+        return default
+    c = el.find(name)
+    return (c.text or "").strip() if c is not None and c.text is not None else default
+
+
+@never_raises
+def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Parse a USEBIO 1.2 file. Never raises on bad input: problems go to the quarantine frame."""
+    if b"<!DOCTYPE" in data[:4096].upper() or b"<!ENTITY" in data[:65536].upper():
+        return whole_file_rejected(source_file, "the XML declares a DTD or entities (<!DOCTYPE>/<!ENTITY>); such files are "
+                                   "refused unread for safety: export the results again without a <!DOCTYPE>")
+    root, err = _safe_parse(data)
+    if root is None:
+        return whole_file_rejected(source_file, err)
+    if root.tag.upper() != "USEBIO":
+        return whole_file_rejected(source_file, f"the root element is <{root.tag}>, expected <USEBIO>")
+    events_el = root.findall("EVENT")
+    if not events_el:
+        return whole_file_rejected(source_file, "no <EVENT> element in the file")
+
+    ev_rows, ent_rows, recs, q = [], [], [], []
+    pair_numbering_of: dict[str, str] = {}
+    movement_of: dict[str, str] = {}
+    for ev_i, ev in enumerate(events_el, start=1):
+        name = _text(ev, "EVENT_DESCRIPTION") or "bridge session"
+        d = parse_date(_text(ev, "DATE"))
+        if d is None:
+            q.append((f"EVENT {ev_i}, DATE", f"DATE '{_text(ev, 'DATE')}' is not a date: expected dd/mm/yyyy"))
+            continue
+        event_id = make_event_id(d, name, source_file)
+        ev_type = (ev.get("EVENT_TYPE") or "PAIRS").upper()
+        winner = _text(ev, "WINNER_TYPE")
+        scoring_txt = _text(ev, "BOARD_SCORING_METHOD").upper().replace(" ", "_")
+        teams = "TEAM" in ev_type
+
+        state = {"by_direction": False}
+
+        def walk(el, session: str, section: str, rnd: str):
+            for child in el:
+                tag = child.tag.upper()
+                if tag == "SESSION":
+                    walk(child, child.get("SESSION_ID") or _text(child, "SESSION_ID") or session, section, rnd)
+                elif tag == "SECTION":
+                    walk(child, session, child.get("SECTION_ID") or _text(child, "SECTION_ID") or section, rnd)
+                elif tag == "MATCH":
+                    walk(child, session, section, _text(child, "ROUND_NUMBER") or rnd)
+                elif tag == "PARTICIPANTS":
+                    for p in child:
+                        ptag = p.tag.upper()
+                        if ptag == "PAIR":
+                            num = _text(p, "PAIR_NUMBER")
+                            sp = split_pair_number(pd.Series([num])).iloc[0]
+                            direction = (_text(p, "DIRECTION").upper().replace("-", "").replace("/", "") or sp["direction"])
+                            if direction:
+                                state["by_direction"] = True
+                            players = p.findall("PLAYER")
+                            ent_rows.append({"event_id": event_id, "section": section or sp["section"], "direction": direction,
+                                             "entrant": sp["pair"], "entrant_name": "",
+                                             "player_names": "; ".join(_text(x, "PLAYER_NAME") for x in players),
+                                             "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players)})
+                        elif ptag == "TEAM":
+                            num = p.get("TEAM_ID") or _text(p, "TEAM_NUMBER") or _text(p, "TEAM_ID")
+                            players = p.findall(".//PLAYER")
+                            ent_rows.append({"event_id": event_id, "section": section, "direction": "",
+                                             "entrant": num.strip(), "entrant_name": p.get("TEAM_NAME") or _text(p, "TEAM_NAME"),
+                                             "player_names": "; ".join(_text(x, "PLAYER_NAME") for x in players),
+                                             "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players)})
+                elif tag == "BOARD":
+                    bno = _text(child, "BOARD_NUMBER")
+                    for li, tl in enumerate(child.findall("TRAVELLER_LINE"), start=1):
+                        prefix = (f"SESSION {session}, " if session not in ("", "1") else "") + (f"SECTION {section}, " if section else "")
+                        score = _text(tl, "SCORE")
+                        recs.append({"event_id": event_id, "session": session or "1", "section": section, "board": bno,
+                                     "round": _text(tl, "ROUND_NUMBER") or rnd,
+                                     "ns_pair": _text(tl, "NS_PAIR_NUMBER") or _text(tl, "NS_TEAM_NUMBER"),
+                                     "ew_pair": _text(tl, "EW_PAIR_NUMBER") or _text(tl, "EW_TEAM_NUMBER"),
+                                     "contract_raw": _text(tl, "CONTRACT"), "declarer_raw": _text(tl, "PLAYED_BY"),
+                                     "result_raw": _text(tl, "TRICKS"), "score_raw": score, "adjusted_raw": "",
+                                     "vulnerable_raw": _text(child, "VULNERABILITY") or _text(child, "VULNERABLE"),
+                                     "dealer_raw": _text(child, "DEALER"),
+                                     "location": f"{prefix}BOARD {bno}, TRAVELLER_LINE {li}"})
+                else:
+                    walk(child, session, section, rnd)
+
+        walk(ev, "1", "", "")
+        if teams:
+            movement = "teams"
+        elif state["by_direction"] or winner == "2":
+            movement = "mitchell"
+        else:
+            movement = "howell"
+        scoring = "TEAMS" if teams else _SCORING.get(scoring_txt, "MP")
+        movement_of[event_id] = movement
+        pair_numbering_of[event_id] = "by_direction" if movement == "mitchell" else "unique"
+        ev_rows.append({"event_id": event_id, "event_date": d, "name": name, "movement": movement, "scoring": scoring,
+                        "winner_type": int(winner) if winner in ("1", "2") else (2 if movement == "mitchell" else 1),
+                        "source_file": source_file})
+
+    entrants = entrants_frame(ent_rows)
+    parts, qs = [], []
+    raw = pd.DataFrame(recs)
+    if not raw.empty:
+        for (ev_id, sec), part in raw.groupby(["event_id", "section"], sort=False):
+            ents = entrants[entrants["event_id"] == ev_id] if not entrants.empty else None
+            numbering = pair_numbering_of[ev_id]
+            if ents is not None and sec:
+                in_sec = ents[ents["section"] == sec]
+                if len(in_sec) and (in_sec["direction"] == "").all():
+                    numbering = "unique"  # a Howell section inside a multi-movement event
+                elif len(in_sec):
+                    numbering = "by_direction"
+            lines, fq = finalise(part, source_file, ents, numbering, teams=movement_of[ev_id] == "teams")
+            parts.append(lines)
+            qs.append(fq)
+    lines = pd.concat(parts, ignore_index=True) if parts else finalise(pd.DataFrame(), source_file, None)[0]
+    qs.append(quarantine_frame(source_file, [l for l, _ in q], [r for _, r in q]))
+    events = events_frame(ev_rows) if ev_rows else whole_file_rejected(source_file, "")[0]["events"]
+    return {"events": events, "entrants": entrants, "traveller_lines": lines}, pd.concat(qs, ignore_index=True)

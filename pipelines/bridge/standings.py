@@ -1,0 +1,125 @@
+"""Traveller lines -> board_results, session_standings, team_matches.
+
+Pure, set-based functions: each event's scoring method (events.scoring: MP, XIMP, BUTLER,
+TEAMS), winner type and pair numbering select one vectorised computation for all lines that
+share them; nothing loops over rows or boards.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from pipelines.bridge.imps import butler_boards, cross_imp_boards, session_standings_imps, team_boards, team_matches
+from pipelines.bridge.matchpoints import matchpoint_boards, session_standings_mp
+
+BOARD_RESULT_COLUMNS = [
+    "event_id", "session", "section", "board", "round", "ns_pair", "ew_pair", "contract", "declarer", "tricks",
+    "score_ns", "adjusted", "mp_ns", "mp_ew", "imp_ns", "mp_top", "results_on_board", "neuberg", "butler_datum",
+    "mp_den", "mp_ns_x", "mp_ew_x",
+]
+STANDING_COLUMNS = [
+    "event_id", "session", "section", "direction", "entrant", "player_ids", "player_names", "score", "max_score",
+    "percentage", "rank", "rank_label", "boards", "score_x", "max_x", "score_den", "scoring",
+]
+TEAM_MATCH_COLUMNS = ["event_id", "session", "round", "team", "opponent", "boards", "imps_for", "imps_against",
+                      "imp_margin", "vp", "vp_scale"]
+
+
+def pair_numbering(lines: pd.DataFrame, events: pd.DataFrame, entrants: pd.DataFrame | None) -> pd.DataFrame:
+    """``event_id, section, numbering`` (``by_direction`` | ``unique``) for each section with lines.
+
+    From the entrant list when it has the section (all directions empty -> unique), else from the
+    event's movement (Howell -> unique)."""
+    secs = lines[["event_id", "section"]].drop_duplicates()
+    secs = secs.merge(events[["event_id", "movement"]], on="event_id", how="left")
+    secs["numbering"] = (secs["movement"] == "howell").map({True: "unique", False: "by_direction"})
+    if entrants is not None and not entrants.empty:
+        e = entrants.assign(_dir=(entrants["direction"].fillna("") != "").astype(int))
+        by = e.groupby(["event_id", "section"])["_dir"].max().rename("_any_dir").reset_index()
+        secs = secs.merge(by, on=["event_id", "section"], how="left")
+        secs.loc[secs["_any_dir"] == 1, "numbering"] = "by_direction"
+        secs.loc[(secs["_any_dir"] == 0) & (secs["movement"] != "teams"), "numbering"] = "unique"
+        secs = secs.drop(columns="_any_dir")
+    return secs[["event_id", "section", "numbering"]]
+
+
+def compute_standings(
+    traveller_lines: pd.DataFrame,
+    events: pd.DataFrame,
+    entrants: pd.DataFrame | None = None,
+    *,
+    acbl_scale: bool = False,
+    butler_trim_min_results: int = 5,
+    vp_scale: str = "WBF20",
+    boards_per_match: int | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Score every event in ``traveller_lines`` (columns as produced by the parsers).
+
+    Returns ``board_results``, ``session_standings``, ``team_matches`` and ``problems`` (team
+    boards that could not be paired; columns source_file, location, reason)."""
+    lines = traveller_lines.copy()
+    ev = events[["event_id", "scoring", "winner_type", "movement"]].drop_duplicates("event_id")
+    lines = lines.merge(ev, on="event_id", how="left")
+    lines["scoring"] = lines["scoring"].fillna("MP")
+    lines["winner_type"] = pd.to_numeric(lines["winner_type"], errors="coerce").fillna(2).astype("int64")
+    numbering = pair_numbering(lines, ev, entrants)
+    lines = lines.merge(numbering, on=["event_id", "section"], how="left")
+
+    boards_parts, standings_parts, team_parts, problems = [], [], [], []
+    for (scoring, winners, numb), part in lines.groupby(["scoring", "winner_type", "numbering"], sort=False):
+        if scoring == "TEAMS":
+            tb, prob = team_boards(part)
+            boards_parts.append(tb)
+            problems.append(prob)
+            team_parts.append(team_matches(tb, vp_scale, boards_per_match))
+            continue
+        if scoring == "MP":
+            b = matchpoint_boards(part, acbl_scale=acbl_scale)
+            st = session_standings_mp(b, winners=int(winners), pair_numbering=numb, acbl_scale=acbl_scale)
+            st["score_den"] = st["mp_den"] * (2 if acbl_scale else 1)
+        else:
+            b = butler_boards(part, trim_min_results=butler_trim_min_results) if scoring == "BUTLER" else cross_imp_boards(part)
+            st = session_standings_imps(b, winners=int(winners), pair_numbering=numb)
+            st["score_den"] = st["mp_den"]
+        st["scoring"] = scoring
+        boards_parts.append(b)
+        standings_parts.append(st)
+
+    board_results = pd.concat(boards_parts, ignore_index=True) if boards_parts else pd.DataFrame(columns=BOARD_RESULT_COLUMNS)
+    for c in BOARD_RESULT_COLUMNS:
+        if c not in board_results:
+            board_results[c] = pd.NA
+    board_results = board_results[BOARD_RESULT_COLUMNS].sort_values(
+        ["event_id", "session", "section", "board", "ns_pair"], kind="stable").reset_index(drop=True)
+
+    standings = pd.concat(standings_parts, ignore_index=True) if standings_parts else pd.DataFrame(columns=STANDING_COLUMNS)
+    standings = _attach_players(standings, entrants)
+    for c in STANDING_COLUMNS:
+        if c not in standings:
+            standings[c] = pd.NA
+    standings = standings[STANDING_COLUMNS]
+
+    teams = pd.concat(team_parts, ignore_index=True) if team_parts else pd.DataFrame(columns=TEAM_MATCH_COLUMNS)
+    probs = pd.concat(problems, ignore_index=True) if problems else pd.DataFrame(columns=["source_file", "location", "reason"])
+    return {"board_results": board_results, "session_standings": standings, "team_matches": teams[TEAM_MATCH_COLUMNS],
+            "problems": probs}
+
+
+def _attach_players(standings: pd.DataFrame, entrants: pd.DataFrame | None) -> pd.DataFrame:
+    if standings.empty:
+        return standings
+    if entrants is None or entrants.empty:
+        return standings.assign(player_ids="", player_names="")
+    e = entrants[["event_id", "section", "direction", "entrant", "player_ids", "player_names"]].fillna("")
+    exact = standings.merge(e, on=["event_id", "section", "direction", "entrant"], how="left")
+    # entrant lists without a section, or a Howell list with directions, still identify the pair
+    loose = e.drop_duplicates(["event_id", "entrant", "direction"]).rename(
+        columns={"player_ids": "_ids2", "player_names": "_names2"}).drop(columns="section")
+    exact = exact.merge(loose, on=["event_id", "direction", "entrant"], how="left")
+    any_dir = e.drop_duplicates(["event_id", "entrant"]).rename(
+        columns={"player_ids": "_ids3", "player_names": "_names3"})[["event_id", "entrant", "_ids3", "_names3"]]
+    exact = exact.merge(any_dir, on=["event_id", "entrant"], how="left")
+    howell = exact["direction"] == ""
+    exact["player_ids"] = exact["player_ids"].fillna(exact["_ids2"]).fillna(exact["_ids3"].where(howell)).fillna("")
+    exact["player_names"] = exact["player_names"].fillna(exact["_names2"]).fillna(exact["_names3"].where(howell)).fillna("")
+    return exact.drop(columns=["_ids2", "_names2", "_ids3", "_names3"])

@@ -1,0 +1,226 @@
+"""pandera contracts of the bridge scoring stage (traveller lines in, standings out) and of its
+rule tables. strict + coerce everywhere; each model is unique on its grain and checks the
+cross-column invariants that scoring relies on."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import numpy as np
+import pandas as pd
+import pandera.pandas as pa
+from pandera.engines import pandas_engine as pe
+from pandera.typing import Series
+
+STRAINS = ["C", "D", "H", "S", "N", ""]
+SEATS = ["N", "E", "S", "W", ""]
+VULS = ["None", "NS", "EW", "All"]
+
+
+class TravellerLines(pa.DataFrameModel):
+    """One result of one board at one table, as parsed (``pipelines.bridge.parse_*``)."""
+
+    event_id: Series[str]
+    session: Series[int] = pa.Field(ge=1)
+    section: Series[str]
+    board: Series[int] = pa.Field(ge=1)
+    round: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
+    ns_pair: Series[str] = pa.Field(str_length={"min_value": 1})
+    ew_pair: Series[str] = pa.Field(str_length={"min_value": 1})
+    contract: Series[str]
+    level: Series[int] = pa.Field(in_range={"min_value": 0, "max_value": 7})
+    strain: Series[str] = pa.Field(isin=STRAINS)
+    doubled: Series[int] = pa.Field(isin=[0, 1, 2])
+    declarer: Series[str] = pa.Field(isin=SEATS)
+    tricks: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 13})
+    vulnerable: Series[str] = pa.Field(isin=VULS)
+    dealer: Series[str] = pa.Field(isin=["N", "E", "S", "W"])
+    score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    stated_score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    adjusted: Series[str]
+    adj_ns_pct: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
+    adj_ew_pct: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
+    source_file: Series[str]
+    location: Series[str]
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "session", "section", "round", "board", "ns_pair"]
+
+    @pa.dataframe_check
+    def played_lines_are_complete(cls, df: pd.DataFrame) -> Series[bool]:
+        played = df["level"] > 0
+        return ~played | ((df["declarer"] != "") & df["tricks"].notna() & (df["strain"] != ""))
+
+    @pa.dataframe_check
+    def adjusted_xor_scored(cls, df: pd.DataFrame) -> Series[bool]:
+        adj = df["adj_ns_pct"].notna()
+        return (adj & df["score_ns"].isna() & (df["adjusted"] != "")) | (~adj & df["score_ns"].notna() & (df["adjusted"] == ""))
+
+    @pa.dataframe_check
+    def score_is_law_77(cls, df: pd.DataFrame) -> Series[bool]:
+        from pipelines.bridge.scoring import score_ns
+
+        played = df["score_ns"].notna()
+        expected = score_ns(df["level"].where(played, 0), df["strain"].where(played, ""), df["doubled"].where(played, 0),
+                            df["declarer"].where(played, ""), df["vulnerable"], df["tricks"].fillna(0).astype("int64"))
+        return ~played | (df["score_ns"].fillna(0).astype("int64") == expected)
+
+
+class BoardResults(pa.DataFrameModel):
+    """A traveller line with its matchpoints or IMPs."""
+
+    event_id: Series[str]
+    session: Series[int]
+    section: Series[str]
+    board: Series[int] = pa.Field(ge=1)
+    round: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    ns_pair: Series[str]
+    ew_pair: Series[str]
+    contract: Series[str]
+    declarer: Series[str] = pa.Field(isin=SEATS)
+    tricks: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    adjusted: Series[str]
+    mp_ns: Series[pd.Float64Dtype] = pa.Field(nullable=True, ge=0)
+    mp_ew: Series[pd.Float64Dtype] = pa.Field(nullable=True, ge=0)
+    imp_ns: Series[pd.Float64Dtype] = pa.Field(nullable=True)
+    mp_top: Series[pd.Float64Dtype] = pa.Field(nullable=True, ge=0)
+    results_on_board: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
+    neuberg: Series[pd.BooleanDtype] = pa.Field(nullable=True)
+    butler_datum: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    mp_den: Series[pd.Int64Dtype] = pa.Field(nullable=True, gt=0)
+    mp_ns_x: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
+    mp_ew_x: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "session", "section", "round", "board", "ns_pair"]
+
+    @pa.dataframe_check
+    def ns_plus_ew_is_the_top(cls, df: pd.DataFrame) -> Series[bool]:
+        """On a compared (not adjusted) line NS and EW matchpoints share the board's top."""
+        compared = df["mp_ns"].notna() & (df["adjusted"] == "")
+        total = (df["mp_ns"].fillna(0) + df["mp_ew"].fillna(0)).astype("float64")
+        ok = np.isclose(total.to_numpy(), df["mp_top"].fillna(0).astype("float64").to_numpy(), rtol=0, atol=1e-9)
+        return ~compared | pd.Series(ok, index=df.index)
+
+
+class SessionStandings(pa.DataFrameModel):
+    """One entrant's session result and rank."""
+
+    event_id: Series[str]
+    session: Series[int]
+    section: Series[str]
+    direction: Series[str] = pa.Field(isin=["NS", "EW", ""])
+    entrant: Series[str]
+    player_ids: Series[str]
+    player_names: Series[str]
+    score: Series[pe.Decimal(18, 2)]
+    max_score: Series[pe.Decimal(18, 2)] = pa.Field(nullable=True)
+    percentage: Series[pe.Decimal(5, 2)] = pa.Field(nullable=True)
+    rank: Series[int] = pa.Field(ge=1)
+    rank_label: Series[str] = pa.Field(str_matches=r"^\d+=?$")
+    boards: Series[int] = pa.Field(ge=1)
+    score_x: Series[int]
+    max_x: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    score_den: Series[int] = pa.Field(gt=0)
+    scoring: Series[str] = pa.Field(isin=["MP", "XIMP", "BUTLER"])
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "session", "section", "direction", "entrant"]
+
+    @pa.dataframe_check
+    def percentage_within_0_100(cls, df: pd.DataFrame) -> Series[bool]:
+        p = df["percentage"]
+        return p.isna() | p.map(lambda v: v is None or Decimal(0) <= v <= Decimal(100))
+
+    @pa.dataframe_check
+    def label_matches_rank(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["rank_label"].str.rstrip("=") == df["rank"].astype(str)
+
+
+class TeamMatches(pa.DataFrameModel):
+    """One team's side of one match."""
+
+    event_id: Series[str]
+    session: Series[int]
+    round: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    team: Series[str]
+    opponent: Series[str]
+    boards: Series[int] = pa.Field(ge=1)
+    imps_for: Series[int] = pa.Field(ge=0)
+    imps_against: Series[int] = pa.Field(ge=0)
+    imp_margin: Series[int]
+    vp: Series[pe.Decimal(6, 2)]
+    vp_scale: Series[str]
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "session", "round", "team"]
+
+    @pa.dataframe_check
+    def margin_is_for_minus_against(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["imp_margin"] == df["imps_for"] - df["imps_against"]
+
+    @pa.dataframe_check
+    def both_sides_agree(cls, df: pd.DataFrame) -> Series[bool]:
+        other = df.merge(df, left_on=["event_id", "session", "round", "team", "opponent"],
+                         right_on=["event_id", "session", "round", "opponent", "team"], how="left", suffixes=("", "_o"))
+        return pd.Series((other["imps_for"].to_numpy() == other["imps_against_o"].to_numpy())
+                         & (other["vp_scale"].to_numpy() == other["vp_scale_o"].to_numpy()), index=df.index)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule tables
+
+
+class ImpTable(pa.DataFrameModel):
+    diff_min: Series[int] = pa.Field(ge=0, unique=True)
+    diff_max: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    imps: Series[int] = pa.Field(in_range={"min_value": 0, "max_value": 24}, unique=True)
+
+    class Config:
+        strict = True
+        coerce = True
+
+    @pa.dataframe_check
+    def bands_are_contiguous(cls, df: pd.DataFrame) -> Series[bool]:
+        nxt = df["diff_min"].shift(-1)
+        ok = nxt.isna() | (df["diff_max"].astype("Float64") + 10 == nxt)
+        steps = df["imps"].diff().fillna(1) == 1
+        return ok & steps & (df["diff_min"].iloc[0] == 0)
+
+
+class BoardRotation(pa.DataFrameModel):
+    board_mod16: Series[int] = pa.Field(in_range={"min_value": 1, "max_value": 16}, unique=True)
+    dealer: Series[str] = pa.Field(isin=["N", "E", "S", "W"])
+    vulnerable: Series[str] = pa.Field(isin=VULS)
+
+    class Config:
+        strict = True
+        coerce = True
+
+    @pa.dataframe_check
+    def dealer_rotates(cls, df: pd.DataFrame) -> Series[bool]:
+        expected = np.array(["N", "E", "S", "W"])[(df["board_mod16"].to_numpy() - 1) % 4]
+        return pd.Series(df["dealer"].to_numpy() == expected, index=df.index)
+
+
+class VpScales(pa.DataFrameModel):
+    scale_id: Series[str] = pa.Field(unique=True)
+    kind: Series[str] = pa.Field(isin=["continuous", "table"])
+    max_vp: Series[int] = pa.Field(gt=0)
+    decimals: Series[int] = pa.Field(in_range={"min_value": 0, "max_value": 4})
+    tau_num: Series[str] = pa.Field(nullable=True)
+    blitz_factor: Series[pd.Int64Dtype] = pa.Field(nullable=True, gt=0)
+    note: Series[str]
+
+    class Config:
+        strict = True
+        coerce = True
