@@ -30,6 +30,28 @@ RESULT_COLUMNS = [
 YAKUMAN_COLUMNS = ["source_file", "game_seq", "line_no", "player_raw", "yakuman_name", "raw"]
 ORPHAN_COLUMNS = ["source_file", "line_no", "raw", "problem"]
 
+
+def empty_results() -> pd.DataFrame:
+    """A typed empty result frame (a file with no games must flow through like any other)."""
+    return pd.DataFrame(
+        {
+            "source_file": pd.Series(dtype="string"), "game_seq": pd.Series(dtype="float64"),
+            "line_no": pd.Series(dtype="int64"), "event_date": pd.Series(dtype="datetime64[ns]"),
+            "date_problem": pd.Series(dtype="string"), "date_line": pd.Series(dtype="Float64"),
+            "rank": pd.Series(dtype="float64"), "rank_given": pd.Series(dtype="bool"),
+            "player_raw": pd.Series(dtype="string"), "score": pd.Series(dtype="float64"),
+            "raw": pd.Series(dtype="string"), "problem": pd.Series(dtype="string"),
+        }
+    )
+
+
+def empty_yakuman() -> pd.DataFrame:
+    return pd.DataFrame(
+        {"source_file": pd.Series(dtype="string"), "game_seq": pd.Series(dtype="float64"),
+         "line_no": pd.Series(dtype="int64"), "player_raw": pd.Series(dtype="string"),
+         "yakuman_name": pd.Series(dtype="string"), "raw": pd.Series(dtype="string")}
+    )
+
 # After NFKC: full-width digits/letters are ASCII and "－" is "-". These minus signs are not.
 _MINUS_SIGNS = {"\u2212": "-", "▲": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-"}
 
@@ -92,15 +114,19 @@ def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame,
     date_problem = pd.Series(pd.NA, index=lines.index, dtype="string")
     date_problem = date_problem.mask(is_date & parsed_date.isna(), "the date line " + lines["raw"].str.strip() + " is not a real calendar date")
     date_problem = date_problem.mask(is_date_no_year, "the date line " + lines["raw"].str.strip() + f" has no year; expected {EXPECTED_DATE}")
-    date_problem = date_problem.where(is_date | is_date_no_year).ffill()
+    # a good date line clears the problem of an earlier bad one ("" until after the ffill)
+    date_problem = date_problem.mask((is_date | is_date_no_year) & date_problem.isna(), "")
+    date_problem = date_problem.where(is_date | is_date_no_year).ffill().replace("", pd.NA)
     date_problem = date_problem.mask(date_line.isna(), f"no date line above this game; expected a line like {EXPECTED_DATE} before the games of a day")
 
-    # Games: runs of consecutive result lines; a rank-1 line or a rank not above the previous
-    # one starts a new game, so a game missing a line does not swallow its neighbour.
+    # Games: a run of up to four consecutive result lines is one game, whatever its ranks (so a
+    # game with a wrong rank is reported as that game). A longer run (a blank line forgotten
+    # between two games) is split before each 1位 line.
     rank_digit = pd.to_numeric(t.str.extract(_RANK_DIGIT)["digit"], errors="coerce")
-    previous_rank_like = is_rank_like.shift(1, fill_value=False)
-    previous_digit = rank_digit.shift(1)
-    new_game = is_rank_like & (~previous_rank_like | (rank_digit == 1) | (rank_digit <= previous_digit))
+    run_start = is_rank_like & ~is_rank_like.shift(1, fill_value=False)
+    run_id = run_start.cumsum().where(is_rank_like)
+    run_length = run_id.map(run_id.value_counts())
+    new_game = run_start | (is_rank_like & (rank_digit == 1) & (run_length > 4))
     game_seq = new_game.cumsum().where(is_rank_like)
 
     problem = pd.Series(pd.NA, index=lines.index, dtype="string").mask(
@@ -161,7 +187,7 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
             {"source_file": [source_file], "line_no": [1], "raw": [text[:200]],
              "problem": [f"not readable as CSV ({error}); expected a header {','.join(CSV_COLUMNS)}"]}
         )
-        return pd.DataFrame(columns=RESULT_COLUMNS), pd.DataFrame(columns=YAKUMAN_COLUMNS), orphan
+        return empty_results(), empty_yakuman(), orphan
     rows.columns = [str(c).strip().lower() for c in rows.columns]
     missing = [c for c in CSV_COLUMNS if c not in rows.columns]
     if missing:
@@ -169,7 +195,7 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
             {"source_file": [source_file], "line_no": [1], "raw": [",".join(rows.columns)],
              "problem": [f"line 1: the header lacks column(s) {', '.join(missing)}; expected {','.join(CSV_COLUMNS)}"]}
         )
-        return pd.DataFrame(columns=RESULT_COLUMNS), pd.DataFrame(columns=YAKUMAN_COLUMNS), orphan
+        return empty_results(), empty_yakuman(), orphan
 
     rows = rows.assign(line_no=range(2, len(rows) + 2))
     norm = rows[CSV_COLUMNS].apply(lambda col: col.str.normalize("NFKC").str.strip())
@@ -182,10 +208,9 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
     yakuman_count = pd.to_numeric(norm["yakuman"].replace("", "0"), errors="coerce")
     raw = rows[CSV_COLUMNS].fillna("").agg(",".join, axis=1)
 
-    def bad(mask: pd.Series, what: str) -> pd.Series:
-        return pd.Series(
-            "line " + rows["line_no"].astype("string") + f": {what}", index=rows.index, dtype="string"
-        ).where(mask)
+    def bad(mask: pd.Series, what) -> pd.Series:  # what: a message, or a Series of them
+        message = "line " + rows["line_no"].astype("string") + ": " + what
+        return pd.Series(message, index=rows.index, dtype="string").where(mask)
 
     problems = pd.concat(
         [

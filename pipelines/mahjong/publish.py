@@ -98,13 +98,12 @@ def render_period(board: pd.DataFrame, org: pd.Series, run_label: str = "") -> d
         "period_end": first["period_end"],
         "as_of": latest_as_of,
         "final": latest_as_of == first["period_end"],
-        "min_games": int(first["games"] + first["games_needed"]) if not first["eligible"] else int(latest["games_needed"].max() or 0) or None,
         "eligible": eligible.to_dict("records"),
         "not_eligible": not_eligible.to_dict("records"),
         "chart": _chart(board[board["eligible"] | board["player"].isin(top_players)], top_players),
         "run_label": run_label,
+        "min_games": _min_games(latest),
     }
-    context["min_games"] = _min_games(latest)
     html = _TEMPLATES.get_template("leaderboard.html.j2").render(**context)
 
     columns = ["as_of", "rank", "player", "games", "points", "bonus", "total", "average", "eligible", "games_needed"]
@@ -113,7 +112,7 @@ def render_period(board: pd.DataFrame, org: pd.Series, run_label: str = "") -> d
     writer.writerow(columns)
     for row in pd.concat([eligible, not_eligible]).itertuples():
         writer.writerow([
-            row.as_of, "" if pd.isna(row.rank) else (row.rank_label if hasattr(row, "rank_label") and isinstance(row.rank_label, str) else int(row.rank)),
+            row.as_of, "" if pd.isna(row.rank) else row.rank_label,
             spreadsheet_safe(str(row.player)), row.games, row.points, row.bonus, row.total, row.average,
             "true" if row.eligible else "false", row.games_needed,
         ])
@@ -129,9 +128,8 @@ def render_period(board: pd.DataFrame, org: pd.Series, run_label: str = "") -> d
 
 
 def _min_games(latest: pd.DataFrame) -> int:
-    # games + games_needed is the minimum for anyone not yet eligible; eligible players show none
-    needed = latest.loc[~latest["eligible"], "games"] + latest.loc[~latest["eligible"], "games_needed"]
-    return int(needed.iloc[0]) if len(needed) else int(latest["games"].min())
+    """The period's minimum number of games (the rule version's min_games)."""
+    return int(latest["min_games"].iloc[0])
 
 
 def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:

@@ -8,7 +8,7 @@ import pandas as pd
 from pipelines.core.sql import connect, query
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.mahjong import calendar
-from pipelines.mahjong.parse import ORPHAN_COLUMNS, RESULT_COLUMNS, YAKUMAN_COLUMNS, decode, parse_csv, parse_text
+from pipelines.mahjong.parse import ORPHAN_COLUMNS, decode, empty_results, empty_yakuman, parse_csv, parse_text
 from pipelines.mahjong.rules import LeagueRules, load_league_rules
 from pipelines.mahjong.validate import GAME_KEY, validate_games
 from schemas.common import empty_frame
@@ -31,10 +31,15 @@ def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFram
         results.append(r)
         yakuman.append(y)
         orphans.append(o)
-    def concat(frames, columns):
+    def concat(frames, empty):
         frames = [f for f in frames if len(f)]
-        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-    return concat(results, RESULT_COLUMNS), concat(yakuman, YAKUMAN_COLUMNS), concat(orphans, ORPHAN_COLUMNS)
+        return pd.concat(frames, ignore_index=True) if frames else empty
+
+    return (
+        concat(results, empty_results()),
+        concat(yakuman, empty_yakuman()),
+        concat(orphans, pd.DataFrame(columns=ORPHAN_COLUMNS)),
+    )
 
 
 def _with_places(valid: pd.DataFrame) -> pd.DataFrame:

@@ -43,9 +43,11 @@ class GameChecks(pa.DataFrameModel):
     def four_lines(cls, g: pd.DataFrame) -> Series[bool]:
         return g["n_lines"] == 4
 
+    # The checks below judge what could be read; a game with an unreadable line is already
+    # rejected by `readable_lines`, and more messages about it would only be noise.
     @pa.dataframe_check(error="ranks_once_each")
     def ranks_once_each(cls, g: pd.DataFrame) -> Series[bool]:
-        return (g["n_lines"] != 4) | (g["ranks"] == "1,2,3,4") | (g["ranks_given"] == 0)
+        return (g["bad_lines"] > 0) | (g["n_lines"] != 4) | (g["ranks"] == "1,2,3,4") | (g["ranks_given"] == 0)
 
     @pa.dataframe_check(error="ranks_all_or_none")
     def ranks_all_or_none(cls, g: pd.DataFrame) -> Series[bool]:
@@ -57,11 +59,11 @@ class GameChecks(pa.DataFrameModel):
 
     @pa.dataframe_check(error="scores_follow_ranks")
     def scores_follow_ranks(cls, g: pd.DataFrame) -> Series[bool]:
-        return g["score_order_break"] == ""
+        return (g["bad_lines"] > 0) | (g["score_order_break"] == "")
 
     @pa.dataframe_check(error="scores_sum")
     def scores_sum(cls, g: pd.DataFrame) -> Series[bool]:
-        return (g["n_lines"] != 4) | (g["score_sum"] == g["game_total"])
+        return (g["bad_lines"] > 0) | (g["n_lines"] != 4) | (g["score_sum"] == g["game_total"])
 
     @pa.dataframe_check(error="yakuman_at_table")
     def yakuman_at_table(cls, g: pd.DataFrame) -> Series[bool]:
@@ -84,7 +86,7 @@ _MESSAGES = {
     "four_lines": lambda g: "the game at " + _lines_text(g) + " has " + g["n_lines"].astype("string")
     + " result lines; expected 4 (ranks 1 to 4)",
     "ranks_once_each": lambda g: "ranks " + g["ranks"] + " found; expected 1,2,3,4 once each",
-    "ranks_all_or_none": lambda g: "give a rank for all four players or for none (then scores decide)",
+    "ranks_all_or_none": lambda g: pd.Series("give a rank for all four players or for none (then scores decide)", index=g.index),
     "distinct_players": lambda g: "player " + g["repeated_players"] + " is listed more than once; a game has four different players",
     "scores_follow_ranks": lambda g: "scores must not increase with rank: " + g["score_order_break"],
     "scores_sum": lambda g: "the four scores add up to " + g["score_sum"].astype("string") + "; expected "
@@ -149,7 +151,7 @@ def _fingerprint(results: pd.DataFrame) -> pd.Series:
     """Same date, same players with the same scores: the same game, whoever posted it."""
     keyed = results.assign(cell=results["player_id"] + "=" + results["score"].astype("string"))
     joined = keyed.sort_values(GAME_KEY + ["player_id"]).groupby(GAME_KEY)["cell"].agg("|".join)
-    dates = keyed.groupby(GAME_KEY)["event_date"].first().dt.strftime("%Y-%m-%d")
+    dates = pd.to_datetime(keyed.groupby(GAME_KEY)["event_date"].first()).dt.strftime("%Y-%m-%d")
     text = dates + "|" + joined
     return text.map(lambda s: hashlib.sha256(s.encode()).hexdigest()[:24])
 
@@ -169,6 +171,12 @@ def validate_games(
     `history` holds fingerprints of games already posted (columns fingerprint, source_file,
     location) so that a game posted again in another file is posted once.
     """
+    if results.empty:
+        nothing = {"player_id": pd.Series(dtype="string"), "first_line": pd.Series(dtype="int64"),
+                   "last_line": pd.Series(dtype="int64"), "season": pd.Series(dtype="string"),
+                   "fingerprint": pd.Series(dtype="string")}
+        return (results.assign(**nothing), yakuman.assign(player_id=pd.Series(dtype="string")),
+                pd.DataFrame(columns=["source_file", "location", "reason", "record"]))
     results = results.assign(player_id=apply_aliases(normalise_names(results["player_raw"]), aliases))
     yakuman = yakuman.assign(player_id=apply_aliases(normalise_names(yakuman["player_raw"]), aliases))
     games = _game_frame(results, yakuman)

@@ -116,5 +116,6 @@ select
     average,
     eligible,
     greatest(min_games - games, 0) as games_needed,
+    min_games,
     rule_version
 from averaged

@@ -1,0 +1,153 @@
+"""Reading posts, and every validation failure from real malformed files (tests/mahjong/fixtures)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipelines.mahjong.names import apply_aliases, normalise_names
+from pipelines.mahjong.parse import parse_text
+
+FIXTURES = Path(__file__).with_name("fixtures")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_scores_in_every_notation_the_league_uses():
+    text = "2026-11-03\n・１位A ５５０００\n・2位B 28,000\n・３位C 22000点\n・４位D －5000\n\n" \
+           "・1位E 62000\n・2位F 30000\n・3位G −1000\n・4位H ▲1000\n"
+    results, _, _ = parse_text("x.txt", text)
+    assert results["score"].tolist() == [55000, 28000, 22000, -5000, 62000, 30000, -1000, -1000]
+    assert results["rank"].tolist() == [1, 2, 3, 4, 1, 2, 3, 4]
+    assert results["game_seq"].tolist() == [1, 1, 1, 1, 2, 2, 2, 2]
+
+
+@pytest.mark.parametrize("line", ["2026-11-03", "2026/11/03", "2026年11月3日", "２０２６年１１月３日（火）", "2026/11/3 (火)"])
+def test_date_line_formats(line):
+    results, _, _ = parse_text("x.txt", f"{line}\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n")
+    assert results["event_date"].dt.strftime("%Y-%m-%d").unique().tolist() == ["2026-11-03"]
+    assert results["date_problem"].isna().all()
+
+
+def test_yakuman_line_attaches_to_the_game_above_with_or_without_san():
+    text = ("2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\nAさんが役満、四暗刻を和了しました。\n\n"
+            "・1位E 40000\n・2位F 30000\n・3位G 20000\n・4位H 10000\nGが役満、国士無双を和了しました。\n")
+    _, yakuman, orphans = parse_text("x.txt", text)
+    assert yakuman[["game_seq", "player_raw", "yakuman_name"]].values.tolist() == [[1, "A", "四暗刻"], [2, "G", "国士無双"]]
+    assert orphans.empty
+
+
+def test_chatter_is_ignored_but_a_broken_result_line_is_not():
+    text = "2026-11-03\nこんばんは\n・次回は土曜日です。\n・1位A 40000\n・2位B 30000\n・3位C 2OOOO\n・4位D 10000\n"
+    results, _, _ = parse_text("x.txt", text)
+    assert results["line_no"].tolist() == [4, 5, 6, 7]
+    assert results["problem"].notna().tolist() == [False, False, True, False]
+
+
+def test_player_names_normalise_and_aliases_map():
+    names = pd.Series(["Ｋｅｎ", " Ken ", "田中　一郎", "田中  一郎", "けん"])
+    aliases = pd.DataFrame({"alias": ["けん", "田中 一郎"], "player_id": ["Ken", "田中一郎"]})
+    assert apply_aliases(normalise_names(names), aliases).tolist() == ["Ken", "Ken", "田中一郎", "田中一郎", "Ken"]
+
+
+def _check(*files: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "check", "--organisation", "sofu-mahjong", "--as-of", "2026-12-02",
+         *[str(FIXTURES / f) for f in files]],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+
+
+def test_malformed_post_every_game_quarantined_with_its_reason(office):
+    office.post("sofu-mahjong/malformed_post.txt", (FIXTURES / "malformed_post.txt").read_text(encoding="utf-8"))
+    result = office.run()
+    assert result.exit_code == 3
+    q = office.query("select location, reason, record from quarantine order by location")
+    reasons = dict(zip(q["location"], q["reason"]))
+    assert reasons == {
+        "lines 1–4": "no date line above this game; expected a line like 2026-11-03, 2026/11/03 or 2026年11月3日 before the games of a day",
+        "lines 8–11": "line 9: expected a result line 「・1位 名前 55000」 (rank 1-4, name, final score), found ・２位りつみ 28OOO",
+        "lines 13–16": "ranks 1,2,2,4 found; expected 1,2,3,4 once each",
+        "lines 18–21": "scores must not increase with rank: 3位 has 27000 but the rank above has 20000",
+        "lines 23–26": "the four scores add up to 102000; expected 100000 (check each player's score)",
+        "lines 28–32": "the yakuman winner すずき is not one of this game's players (らつみ, りつみ, るつみ, れつみ)",
+        "lines 40–43": "the date line 2026/02/30 is not a real calendar date",
+        "lines 46–49": "the game is dated 2027-11-03, after the run date 2026-12-02; check the date line",
+        "lines 52–55": "the date line 11月5日 has no year; expected 2026-11-03, 2026/11/03 or 2026年11月3日",
+    }
+    # the one good game among them (lines 34–37) posts
+    posted = office.query("select distinct location from awards")
+    assert posted["location"].tolist() == ["lines 34–37"]
+    # the quarantine keeps what was written, so the secretary can find it
+    assert q.set_index("location").loc["lines 8–11", "record"].startswith("・１位らつみ 41000 / ・２位りつみ 28OOO")
+
+
+def test_yakuman_line_with_no_game_above(office):
+    office.post("sofu-mahjong/o.txt", (FIXTURES / "orphan_yakuman.txt").read_text(encoding="utf-8"))
+    assert office.run().exit_code == 3
+    q = office.query("select location, reason from quarantine")
+    assert q["location"].tolist() == ["line 1"]
+    assert "must come right after the game it was won in" in q["reason"].iloc[0]
+    assert len(office.query("select * from awards")) == 4
+
+
+def test_shift_jis_post_is_read(office):
+    office.post("sofu-mahjong/sjis.txt", (FIXTURES / "shift_jis_post.txt").read_bytes())
+    assert office.run().exit_code == 0
+    assert office.query("select points from awards where player_id = 'らつみ'")["points"].tolist() == [Decimal("8")]
+
+
+def test_a_file_that_is_not_text_is_quarantined_whole(office):
+    office.post("sofu-mahjong/garbage.txt", (FIXTURES / "not_text.txt").read_bytes())
+    assert office.run().exit_code == 3
+    q = office.query("select location, reason from quarantine")
+    assert q["location"].tolist() == ["whole file"]
+    assert "not UTF-8 or Shift_JIS text" in q["reason"].iloc[0]
+    assert office.query("select status from sources")["status"].tolist() == ["quarantined"]
+
+
+def test_csv_with_a_wrong_header(office):
+    office.post("sofu-mahjong/bad_header.csv", (FIXTURES / "bad_header.csv").read_text())
+    office.run()
+    reason = office.query("select reason from quarantine")["reason"].iloc[0]
+    assert reason == "line 1: the header lacks column(s) game, player, score, yakuman; expected date,game,rank,player,score,yakuman"
+
+
+def test_csv_with_bad_values_quarantines_those_games_only(office):
+    office.post("sofu-mahjong/bad_values.csv", (FIXTURES / "bad_values.csv").read_text())
+    office.run()
+    q = office.query("select location, reason from quarantine order by location")
+    reasons = dict(zip(q["location"], q["reason"]))
+    assert reasons["lines 6–9"].startswith("line 6: date 2026-13-03 is not a date")
+    assert reasons["lines 10–13"] == "line 11: score thirty is not a whole number"
+    assert "line 16: yakuman x is not a count" in reasons["lines 14–17"]
+    assert "give a rank for all four players or for none" in reasons["lines 14–17"]
+    assert office.query("select distinct location from awards")["location"].tolist() == ["lines 2–5"]
+
+
+def test_csv_without_ranks_tied_players_share_the_places(office):
+    office.post("sofu-mahjong/ties.csv", (FIXTURES / "ranks_from_scores.csv").read_text())
+    assert office.run().exit_code == 0
+    rows = office.query("select event_id, player_id, points, basis from awards order by event_id, player_id")
+    got = {(e[-1], p): pts for e, p, pts in zip(rows["event_id"], rows["player_id"], rows["points"])}
+    # game 1: A and B tie at 35000 for 1st and 2nd: (7 + 4) / 2 = 5.5 each
+    assert (got[("1", "A")], got[("1", "B")], got[("1", "C")], got[("1", "D")]) == (Decimal("5.5"), Decimal("5.5"), Decimal("2"), Decimal("0"))
+    # game 2: A, B, C tie at 30000 for places 1–3: (7 + 4 + 2) / 3 = 4.333… → 4.33 half-up; C's yakuman +1 is C's own
+    assert (got[("2", "A")], got[("2", "B")], got[("2", "C")], got[("2", "D")]) == (Decimal("4.33"), Decimal("4.33"), Decimal("5.33"), Decimal("0"))
+    basis = dict(zip(rows["player_id"] + rows["event_id"].str[-1], rows["basis"]))
+    assert basis["C2"] == "3rd= (tied on 30000 with 2 others, no rank posted): shares 13 / 3, yakuman +1 = 5.33 [season-2]"
+
+
+def test_check_command_lists_every_problem_and_posts_nothing():
+    done = _check("malformed_post.txt", "shift_jis_post.txt")
+    assert done.returncode == 3
+    assert "malformed_post.txt: 1 record(s) OK, 9 problem(s)" in done.stdout
+    assert "lines 23–26: the four scores add up to 102000; expected 100000" in done.stdout
+    assert "shift_jis_post.txt: 1 record(s) OK, 0 problem(s)" in done.stdout
+
+
+def test_check_command_exit_zero_on_a_clean_file():
+    assert _check("shift_jis_post.txt").returncode == 0

@@ -1,0 +1,51 @@
+"""Leaderboard publications: what players read on their phones, and what cannot hurt them."""
+from __future__ import annotations
+
+import csv
+import io
+
+EVIL = ["<script>alert(1)</script>", "=HYPERLINK(\"http://x\",\"win\")", "+SUM(A1)", "@cmd", "-2+3", "A|B"]
+
+
+def _post_evil_league(office):
+    lines = ["2026-10-10"]
+    names = EVIL + ["田中一郎", "らつみ"]
+    for i in range(24):  # 8 players, 24 games: every name plays 12 games
+        four = [names[(i + k) % 8] for k in range(4)]
+        for place, (player, score) in enumerate(zip(four, [40000 + 100 * i, 30000, 20000, 10000 - 100 * i]), start=1):
+            lines.append(f"・{place}位{player} {score}")
+        lines.append("")
+    office.post("sofu-mahjong/evil.txt", "\n".join(lines))
+    assert office.run().exit_code == 0
+    return office.state / "publications" / "sofu-mahjong" / "2026-10"
+
+
+def test_html_shows_input_as_text_never_as_markup(office):
+    html = (_post_evil_league(office) / "index.html").read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert '<html lang="ja">' in html and 'charset="utf-8"' in html and "width=device-width" in html
+    assert "田中一郎" in html and "蒼風杯" in html
+
+
+def test_csv_cells_cannot_run_as_formulas(office):
+    text = (_post_evil_league(office) / "leaderboard.csv").read_text(encoding="utf-8")
+    players = [row["player"] for row in csv.DictReader(io.StringIO(text))]
+    assert "'=HYPERLINK(\"http://x\",\"win\")" in players
+    assert "'+SUM(A1)" in players and "'@cmd" in players and "'-2+3" in players
+    assert not any(p.startswith(("=", "+", "@", "-")) for p in players)
+    assert "<script>alert(1)</script>" in players  # CSV is data, not markup: kept as written
+    # numbers stay numbers (a negative total is not prefixed)
+    assert all(row["total"].lstrip("-").replace(".", "").isdigit() for row in csv.DictReader(io.StringIO(text)))
+
+
+def test_markdown_escapes_table_breaking_characters(office):
+    md = (_post_evil_league(office) / "leaderboard.md").read_text(encoding="utf-8")
+    assert "A\\|B" in md and "\\<script\\>" in md
+
+
+def test_not_yet_eligible_players_listed_with_games_needed(office):
+    html = (_post_evil_league(office) / "index.html").read_text(encoding="utf-8")
+    # everyone has 12 games of the 20 needed
+    assert "まだ規定試合数に達した人はいません" in html
+    assert html.count("<td>8 戦</td>") == 8
