@@ -1,7 +1,7 @@
 """Posting award lines: ids, run stamps, and reversals of corrected sources."""
 from __future__ import annotations
 
-import hashlib
+import duckdb
 from datetime import date
 
 import pandas as pd
@@ -13,9 +13,17 @@ _ID_PARTS = ["organisation", "source_file", "source_sha256", "event_id", "player
 
 
 def _award_ids(drafts: pd.DataFrame) -> pd.Series:
-    """Deterministic: the same line from the same content always gets the same id."""
-    keys = drafts[_ID_PARTS].astype("string").agg("\x1f".join, axis=1)
-    return "a-" + keys.map(lambda k: hashlib.sha256(k.encode("utf-8")).hexdigest()[:24]).astype("string")
+    """Deterministic: the same line from the same content always gets the same id (sha256 of its
+    identifying fields, computed set-based in DuckDB)."""
+    con = duckdb.connect()
+    try:
+        con.register("drafts", drafts[_ID_PARTS].astype("string"))
+        ids = con.sql(
+            "select 'a-' || left(sha256(concat_ws(chr(31), " + ", ".join(_ID_PARTS) + ")), 24) as award_id from drafts"
+        ).to_arrow_table()
+    finally:
+        con.close()
+    return pd.Series(ids.column("award_id").to_pylist(), index=drafts.index, dtype="string")
 
 
 def post(drafts: pd.DataFrame, run_id: str, posted_on: date) -> pd.DataFrame:

@@ -79,12 +79,29 @@ def decode(data: bytes) -> tuple[str | None, str | None]:
     return None, f"the file is not UTF-8 or Shift_JIS text (unreadable byte near character {bad}); save it as UTF-8"
 
 
-def _normalise_lines(text: str) -> pd.DataFrame:
-    raw = pd.Series(text.splitlines(), dtype="string")
+def _normalise_lines(files: list[tuple[str, str]]) -> pd.DataFrame:
+    """All lines of all files in one frame (one vectorised pass for a whole night, or two years)."""
+    names, numbers, raws = [], [], []
+    for source_file, text in files:
+        split = text.splitlines()
+        names.append(pd.Series(source_file, index=range(len(split)), dtype="string"))
+        numbers.append(pd.Series(range(1, len(split) + 1)))
+        raws.extend(split)
+    if not raws:
+        return pd.DataFrame({"source_file": pd.Series(dtype="string"), "line_no": pd.Series(dtype="int64"),
+                             "raw": pd.Series(dtype="string"), "text": pd.Series(dtype="string")})
+    raw = pd.Series(raws, dtype="string")
     norm = raw.str.normalize("NFKC")
     for sign, ascii_minus in _MINUS_SIGNS.items():
         norm = norm.str.replace(sign, ascii_minus, regex=False)
-    return pd.DataFrame({"line_no": range(1, len(raw) + 1), "raw": raw, "text": norm.str.strip()})
+    return pd.DataFrame(
+        {
+            "source_file": pd.concat(names, ignore_index=True),
+            "line_no": pd.concat(numbers, ignore_index=True),
+            "raw": raw,
+            "text": norm.str.strip(),
+        }
+    )
 
 
 def _parse_dates(year: pd.Series, month: pd.Series, day: pd.Series) -> pd.Series:
@@ -93,41 +110,70 @@ def _parse_dates(year: pd.Series, month: pd.Series, day: pd.Series) -> pd.Series
 
 
 def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Text posts → (result rows, yakuman rows, orphan problems not attached to any game)."""
-    lines = _normalise_lines(text)
+    """One text post → (result rows, yakuman rows, orphan problems not attached to any game)."""
+    return parse_texts([(source_file, text)])
+
+
+def parse_texts(files: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Many text posts at once → (result rows, yakuman rows, orphan problems).
+
+    Everything is vectorised over the lines of all files together; nothing carries over from one
+    file to the next (dates, games, yakuman lines all stay inside their file).
+    """
+    lines = _normalise_lines(files)
+    if lines.empty:
+        return empty_results(), empty_yakuman(), pd.DataFrame(columns=ORPHAN_COLUMNS)
     t = lines["text"]
-    date_parts = t.str.extract(_DATE)
-    rank_parts = t.str.extract(_RANK)
-    yakuman_parts = t.str.extract(_YAKUMAN)
+    file_key = pd.Series(pd.factorize(lines["source_file"])[0])
+    first_of_file = lines["line_no"] == 1
+
+    def per_file_ffill(series: pd.Series) -> pd.Series:
+        return series.groupby(file_key).ffill()
+
+    # Cheap filters first; the regexes run only on the lines that can match.
+    maybe_date = t.str.match(r"^\d")
+    maybe_rank = t.str.contains("位", regex=False)
+    maybe_yakuman = t.str.contains("役満", regex=False)
+    date_parts = t.where(maybe_date).str.extract(_DATE)
+    rank_parts = t.where(maybe_rank).str.extract(_RANK)
+    yakuman_parts = t.where(maybe_yakuman).str.extract(_YAKUMAN)
 
     is_date = date_parts["y"].notna()
-    is_date_no_year = t.str.match(_DATE_NO_YEAR).fillna(False)
+    is_date_no_year = t.where(maybe_date).str.match(_DATE_NO_YEAR).fillna(False).astype(bool)
+    is_any_date = is_date | is_date_no_year
     is_rank = rank_parts["rank"].notna()
-    is_rank_like = t.str.match(_RANK_LIKE).fillna(False) | is_rank
+    is_rank_like = t.str.match(_RANK_LIKE).fillna(False).astype(bool) | is_rank
     is_yakuman = yakuman_parts["name"].notna() & ~is_rank_like
 
-    # The date in force on each line: the last date line above it (even an unreadable one).
+    # The date in force on each line: the last date line above it in its file (even a bad one).
     parsed_date = _parse_dates(date_parts["y"], date_parts["m"], date_parts["d"])
-    date_line = pd.Series(lines["line_no"].where(is_date | is_date_no_year), dtype="Float64").ffill()
-    dates_by_line = pd.Series(parsed_date.to_numpy(), index=lines["line_no"].astype("Float64"))
-    date_value = pd.to_datetime(date_line.map(dates_by_line))
+    position = pd.Series(range(len(lines)), dtype="Float64")
+    date_at = per_file_ffill(position.where(is_any_date))
+    date_index = date_at.fillna(-1).astype(int).to_numpy()
+    date_value = pd.Series(parsed_date.to_numpy()[date_index], dtype="datetime64[ns]").where(date_at.notna())
+    date_line = lines["line_no"].astype("Float64").to_numpy()[date_index]
+    date_line = pd.Series(date_line, dtype="Float64").where(date_at.notna())
     date_problem = pd.Series(pd.NA, index=lines.index, dtype="string")
     date_problem = date_problem.mask(is_date & parsed_date.isna(), "the date line " + lines["raw"].str.strip() + " is not a real calendar date")
     date_problem = date_problem.mask(is_date_no_year, "the date line " + lines["raw"].str.strip() + f" has no year; expected {EXPECTED_DATE}")
     # a good date line clears the problem of an earlier bad one ("" until after the ffill)
-    date_problem = date_problem.mask((is_date | is_date_no_year) & date_problem.isna(), "")
-    date_problem = date_problem.where(is_date | is_date_no_year).ffill().replace("", pd.NA)
-    date_problem = date_problem.mask(date_line.isna(), f"no date line above this game; expected a line like {EXPECTED_DATE} before the games of a day")
+    date_problem = date_problem.mask(is_any_date & date_problem.isna(), "")
+    date_problem = per_file_ffill(date_problem.where(is_any_date)).replace("", pd.NA)
+    date_problem = date_problem.mask(date_at.isna(), f"no date line above this game; expected a line like {EXPECTED_DATE} before the games of a day")
 
     # Games: a run of up to four consecutive result lines is one game, whatever its ranks (so a
     # game with a wrong rank is reported as that game). A longer run (a blank line forgotten
     # between two games) is split before each 1位 line.
-    rank_digit = pd.to_numeric(t.str.extract(_RANK_DIGIT)["digit"], errors="coerce")
-    run_start = is_rank_like & ~is_rank_like.shift(1, fill_value=False)
+    rank_digit = pd.to_numeric(t.where(is_rank_like).str.extract(_RANK_DIGIT)["digit"], errors="coerce")
+    continues_run = is_rank_like.shift(1, fill_value=False) & ~first_of_file
+    run_start = is_rank_like & ~continues_run
     run_id = run_start.cumsum().where(is_rank_like)
     run_length = run_id.map(run_id.value_counts())
     new_game = run_start | (is_rank_like & (rank_digit == 1) & (run_length > 4))
-    game_seq = new_game.cumsum().where(is_rank_like)
+    counter = new_game.cumsum()
+    before_file = (counter - new_game.astype(int)).groupby(file_key).transform("first")
+    games_so_far = counter - before_file  # games of this file up to this line
+    game_seq = games_so_far.where(is_rank_like)
 
     problem = pd.Series(pd.NA, index=lines.index, dtype="string").mask(
         is_rank_like & ~is_rank,
@@ -135,7 +181,7 @@ def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame,
     )
     results = pd.DataFrame(
         {
-            "source_file": source_file,
+            "source_file": lines["source_file"],
             "game_seq": game_seq,
             "line_no": lines["line_no"],
             "event_date": date_value,
@@ -150,13 +196,13 @@ def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame,
         }
     )[is_rank_like].reset_index(drop=True)
 
-    last_game = new_game.cumsum().where(new_game.cumsum() > 0)
     # A yakuman line belongs to the game just above it, and not across a date line.
-    last_game_date_line = pd.Series(date_line.where(new_game)).ffill()
-    attached = is_yakuman & last_game.notna() & (last_game_date_line == date_line)
+    last_game = games_so_far.where(games_so_far > 0)
+    last_game_date_at = per_file_ffill(date_at.where(new_game))
+    attached = is_yakuman & last_game.notna() & (last_game_date_at.fillna(-1) == date_at.fillna(-1))
     yakuman = pd.DataFrame(
         {
-            "source_file": source_file,
+            "source_file": lines["source_file"],
             "game_seq": last_game,
             "line_no": lines["line_no"],
             "player_raw": yakuman_parts["name"],
@@ -166,7 +212,7 @@ def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame,
     )[attached].reset_index(drop=True)
     orphans = pd.DataFrame(
         {
-            "source_file": source_file,
+            "source_file": lines["source_file"],
             "line_no": lines["line_no"],
             "raw": lines["raw"],
             "problem": "line " + lines["line_no"].astype("string") + ": a yakuman line must come right after the game it was won in; no game above it",

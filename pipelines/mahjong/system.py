@@ -8,7 +8,7 @@ import pandas as pd
 from pipelines.core.sql import connect, query
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.mahjong import calendar
-from pipelines.mahjong.parse import ORPHAN_COLUMNS, decode, empty_results, empty_yakuman, parse_csv, parse_text
+from pipelines.mahjong.parse import ORPHAN_COLUMNS, decode, empty_results, empty_yakuman, parse_csv, parse_texts
 from pipelines.mahjong.rules import LeagueRules, load_league_rules
 from pipelines.mahjong.validate import GAME_KEY, validate_games
 from schemas.common import empty_frame
@@ -19,18 +19,24 @@ DENOMINATION = "league"
 
 
 def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Parse every file of the batch (a loop over files, not rows; each file is vectorised)."""
-    results, yakuman, orphans = [], [], []
-    for source in sources:
+    """Parse the batch: all text posts in one vectorised pass, each CSV file on its own."""
+    texts, results, yakuman, orphans = [], [], [], []
+    for source in sources:  # per file: decoding only
         text, problem = decode(source.read())
         if text is None:
             orphans.append(pd.DataFrame({"source_file": [source.source_file], "line_no": [0], "raw": [None], "problem": [problem]}))
-            continue
-        parse = parse_csv if source.source_file.lower().endswith(".csv") else parse_text
-        r, y, o = parse(source.source_file, text)
-        results.append(r)
-        yakuman.append(y)
-        orphans.append(o)
+        elif source.source_file.lower().endswith(".csv"):
+            r, y, o = parse_csv(source.source_file, text)
+            results.append(r)
+            yakuman.append(y)
+            orphans.append(o)
+        else:
+            texts.append((source.source_file, text))
+    r, y, o = parse_texts(texts)
+    results.append(r)
+    yakuman.append(y)
+    orphans.append(o)
+
     def concat(frames, empty):
         frames = [f for f in frames if len(f)]
         return pd.concat(frames, ignore_index=True) if frames else empty

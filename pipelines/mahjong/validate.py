@@ -6,7 +6,6 @@ game's own data by `_MESSAGES`.
 """
 from __future__ import annotations
 
-import hashlib
 from datetime import date
 
 import pandas as pd
@@ -47,7 +46,7 @@ class GameChecks(pa.DataFrameModel):
     # rejected by `readable_lines`, and more messages about it would only be noise.
     @pa.dataframe_check(error="ranks_once_each")
     def ranks_once_each(cls, g: pd.DataFrame) -> Series[bool]:
-        return (g["bad_lines"] > 0) | (g["n_lines"] != 4) | (g["ranks"] == "1,2,3,4") | (g["ranks_given"] == 0)
+        return (g["bad_lines"] > 0) | (g["n_lines"] != 4) | g["ranks_ok"] | (g["ranks_given"] == 0)
 
     @pa.dataframe_check(error="ranks_all_or_none")
     def ranks_all_or_none(cls, g: pd.DataFrame) -> Series[bool]:
@@ -55,11 +54,11 @@ class GameChecks(pa.DataFrameModel):
 
     @pa.dataframe_check(error="distinct_players")
     def distinct_players(cls, g: pd.DataFrame) -> Series[bool]:
-        return g["repeated_players"] == ""
+        return g["repeated_players_n"] == 0
 
     @pa.dataframe_check(error="scores_follow_ranks")
     def scores_follow_ranks(cls, g: pd.DataFrame) -> Series[bool]:
-        return (g["bad_lines"] > 0) | (g["score_order_break"] == "")
+        return (g["bad_lines"] > 0) | (g["order_breaks"] == 0)
 
     @pa.dataframe_check(error="scores_sum")
     def scores_sum(cls, g: pd.DataFrame) -> Series[bool]:
@@ -67,7 +66,7 @@ class GameChecks(pa.DataFrameModel):
 
     @pa.dataframe_check(error="yakuman_at_table")
     def yakuman_at_table(cls, g: pd.DataFrame) -> Series[bool]:
-        return g["yakuman_strangers"] == ""
+        return g["strangers_n"] == 0
 
     @pa.dataframe_check(error="known_season")
     def known_season(cls, g: pd.DataFrame) -> Series[bool]:
@@ -97,50 +96,78 @@ _MESSAGES = {
 }
 
 
+def _joined(rows: pd.DataFrame, column: str, sep: str) -> pd.Series:
+    """Per game, the column's values joined (only ever called on the rows of failing games)."""
+    return rows.groupby(GAME_KEY)[column].agg(lambda s: sep.join(s.dropna().astype(str)))
+
+
 def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
-    """Aggregate the long rows into one wide row per game, with what the checks need."""
-    r = results.sort_values(GAME_KEY + ["line_no"])
+    """Aggregate the long rows into one wide row per game, with what the checks need.
+
+    Everything the checks test is a vectorised aggregate. The texts that messages quote
+    (players, ranks, problems) are joined afterwards for the failing games only.
+    """
+    r = results.sort_values(GAME_KEY + ["rank", "line_no"])
     grouped = r.groupby(GAME_KEY, sort=False)
-    by_rank = r.sort_values(GAME_KEY + ["rank", "line_no"])
-    score_step = by_rank.groupby(GAME_KEY)["score"].diff()
-    order_break = (
-        by_rank.assign(
-            brk=(ORDINAL_SERIES(by_rank["rank"]) + " has " + by_rank["score"].astype("string") + " but the rank above has "
-                 + (by_rank["score"] - score_step).astype("string")).where(score_step > 0)
-        )
-        .groupby(GAME_KEY)["brk"].agg(lambda s: "; ".join(s.dropna()))
+    score_step = grouped["score"].diff()
+    r = r.assign(
+        order_break=score_step > 0,
+        repeated=r.duplicated(GAME_KEY + ["player_id"], keep="first") & r["player_id"].notna(),
     )
-    repeated = (
-        r[r.duplicated(GAME_KEY + ["player_id"], keep="first") & r["player_id"].notna()]
-        .groupby(GAME_KEY)["player_id"].agg(lambda s: ", ".join(sorted(set(s))))
+    grouped = r.groupby(GAME_KEY, sort=False)
+    games = grouped.agg(
+        first_line=("line_no", "min"),
+        last_line=("line_no", "max"),
+        n_lines=("line_no", "size"),
+        bad_lines=("problem", "count"),
+        event_date=("event_date", "first"),
+        n_dates=("event_date", "nunique"),
+        date_problem=("date_problem", "first"),
+        rank_min=("rank", "min"),
+        rank_max=("rank", "max"),
+        rank_distinct=("rank", "nunique"),
+        ranks_given=("rank_given", "sum"),
+        score_sum=("score", "sum"),
+        order_breaks=("order_break", "sum"),
+        repeated_players_n=("repeated", "sum"),
     )
-    known = r[GAME_KEY + ["player_id"]].dropna().assign(at_table=True)
-    strangers = (
-        yakuman.merge(known, on=GAME_KEY + ["player_id"], how="left")
-        .loc[lambda y: y["at_table"].isna()]
-        .groupby(GAME_KEY)["player_id"].agg(lambda s: ", ".join(s))
-    )
-    yak_last = yakuman.groupby(GAME_KEY)["line_no"].max()
-    games = pd.DataFrame(
+    games["ranks_ok"] = (games["rank_min"] == 1) & (games["rank_max"] == 4) & (games["rank_distinct"] == 4)
+
+    known = r.loc[r["player_id"].notna(), GAME_KEY + ["player_id"]].assign(at_table=True)
+    stranger_rows = yakuman.merge(known, on=GAME_KEY + ["player_id"], how="left").loc[lambda y: y["at_table"].isna()]
+    games = games.join(stranger_rows.groupby(GAME_KEY).size().rename("strangers_n"))
+    games = games.join(yakuman.groupby(GAME_KEY)["line_no"].max().rename("last_yakuman_line"))
+    games["strangers_n"] = games["strangers_n"].fillna(0).astype(int)
+    games["last_line"] = games[["last_line", "last_yakuman_line"]].max(axis=1).astype(int)
+
+    # Texts for the messages, for suspicious games only (cheap when, as usual, few fail).
+    suspicious = games.index[
+        (games["bad_lines"] > 0) | (games["n_lines"] != 4) | ~games["ranks_ok"] | (games["order_breaks"] > 0)
+        | (games["repeated_players_n"] > 0) | (games["strangers_n"] > 0)
+    ]
+    rows = r.set_index(GAME_KEY).loc[suspicious].reset_index() if len(suspicious) else r.iloc[0:0]
+    breaks = _order_break_texts(rows)
+    texts = pd.DataFrame(
         {
-            "first_line": grouped["line_no"].min(),
-            "last_line": grouped["line_no"].max(),
-            "n_lines": grouped.size(),
-            "bad_lines": grouped["problem"].count(),
-            "line_problems": grouped["problem"].agg(lambda s: "; ".join(s.dropna())),
-            "event_date": grouped["event_date"].first(),
-            "n_dates": grouped["event_date"].nunique(),
-            "date_problem": grouped["date_problem"].first(),
-            "ranks": by_rank.groupby(GAME_KEY)["rank"].agg(lambda s: ",".join(s.dropna().astype(int).astype(str))),
-            "ranks_given": grouped["rank_given"].sum(),
-            "score_sum": grouped["score"].sum(min_count=1),
-            "players": grouped["player_id"].agg(lambda s: ", ".join(s.dropna())),
+            "line_problems": _joined(rows, "problem", "; "),
+            "ranks": _joined(rows.assign(rank=rows["rank"].astype("Int64")), "rank", ","),
+            "players": _joined(rows, "player_id", ", "),
+            "score_order_break": breaks,
+            "repeated_players": _joined(rows[rows["repeated"]], "player_id", ", "),
+            "yakuman_strangers": _joined(stranger_rows, "player_id", ", "),
         }
     )
-    games = games.join(order_break.rename("score_order_break")).join(repeated.rename("repeated_players"))
-    games = games.join(strangers.rename("yakuman_strangers")).join(yak_last.rename("last_yakuman_line"))
-    games["last_line"] = games[["last_line", "last_yakuman_line"]].max(axis=1).astype(int)
-    return games.fillna({"score_order_break": "", "repeated_players": "", "yakuman_strangers": ""})
+    games = games.join(texts.astype("string"))
+    return games.fillna({"score_order_break": "", "repeated_players": "", "yakuman_strangers": "", "players": "",
+                         "ranks": "", "line_problems": ""})
+
+
+def _order_break_texts(rows: pd.DataFrame) -> pd.Series:
+    """'3位 has 27000 but the rank above has 20000' for each place scoring above the one before."""
+    above = rows.groupby(GAME_KEY)["score"].shift()
+    text = (ORDINAL_SERIES(rows["rank"]) + " has " + rows["score"].astype("Int64").astype("string")
+            + " but the rank above has " + above.astype("Int64").astype("string"))
+    return _joined(rows.assign(text=text.where(rows["order_break"])), "text", "; ")
 
 
 def ORDINAL_SERIES(ranks: pd.Series) -> pd.Series:  # noqa: N802 - reads as a label maker
@@ -148,12 +175,21 @@ def ORDINAL_SERIES(ranks: pd.Series) -> pd.Series:  # noqa: N802 - reads as a la
 
 
 def _fingerprint(results: pd.DataFrame) -> pd.Series:
-    """Same date, same players with the same scores: the same game, whoever posted it."""
-    keyed = results.assign(cell=results["player_id"] + "=" + results["score"].astype("string"))
-    joined = keyed.sort_values(GAME_KEY + ["player_id"]).groupby(GAME_KEY)["cell"].agg("|".join)
-    dates = pd.to_datetime(keyed.groupby(GAME_KEY)["event_date"].first()).dt.strftime("%Y-%m-%d")
-    text = dates + "|" + joined
-    return text.map(lambda s: hashlib.sha256(s.encode()).hexdigest()[:24])
+    """Same date, same players with the same scores: the same game, whoever posted it.
+
+    The canonical text itself ("2026-11-03|A=40000|B=30000|C=20000|D=10000"), built vectorised:
+    the four cells of a game side by side (players sorted), then concatenated.
+    """
+    keyed = results.sort_values(GAME_KEY + ["player_id"])
+    keyed = keyed.assign(
+        cell=keyed["player_id"].astype("string") + "=" + keyed["score"].astype("Int64").astype("string"),
+        seat=keyed.groupby(GAME_KEY).cumcount(),
+    )
+    wide = keyed.pivot_table(index=GAME_KEY, columns="seat", values="cell", aggfunc="first")
+    text = pd.to_datetime(keyed.groupby(GAME_KEY)["event_date"].first()).dt.strftime("%Y-%m-%d").astype("string")
+    for seat in wide.columns:
+        text = text + "|" + wide[seat].astype("string").fillna("")
+    return text
 
 
 def validate_games(
@@ -230,10 +266,10 @@ def validate_games(
         ],
         ignore_index=True,
     )
-    raw_by_game = (
-        pd.concat([results[GAME_KEY + ["line_no", "raw"]], yakuman[GAME_KEY + ["line_no", "raw"]]])
-        .sort_values(GAME_KEY + ["line_no"]).groupby(GAME_KEY)["raw"].agg(lambda s: " / ".join(s.str.strip()))
-    )
+    lines = pd.concat([results[GAME_KEY + ["line_no", "raw"]], yakuman[GAME_KEY + ["line_no", "raw"]]])
+    lines = lines.merge(quarantined[GAME_KEY].drop_duplicates(), on=GAME_KEY)  # quarantined games only
+    raw_by_game = lines.sort_values(GAME_KEY + ["line_no"]).assign(raw=lambda f: f["raw"].str.strip())
+    raw_by_game = _joined(raw_by_game, "raw", " / ")
     quarantined = quarantined.merge(raw_by_game.rename("record").reset_index(), on=GAME_KEY, how="left").assign(
         location="lines " + quarantined["first_line"].astype("string") + "–" + quarantined["last_line"].astype("string")
     )

@@ -1,0 +1,103 @@
+"""Mahjong league benchmark: a synthetic league from inbox to leaderboard.
+
+Three measurements, each `pointledger run` in a child process of its own (wall time and peak
+memory from os.wait4):
+
+1. full:  the whole league (500 players, 200,000 games over two years: one text post a day) from
+          an empty state;
+2. night_on_two_years: one new day of posts on top of that history;
+3. night_on_one_month: the same new day on top of one month of history (the ratio 2/3 shows
+          whether a night's cost grows with the ledger; the target is at most 1.2).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+import pandas as pd
+
+from pipelines.core.settings import DATA_DIR
+from pipelines.mahjong.synth import generate_games, write_text_posts
+
+PLAYERS = 500
+GAMES = 200_000
+START = date(2024, 12, 1)
+DAYS = 730
+ORG = "bench-league"
+
+
+def _data_dir(workdir: Path) -> Path:
+    """A copy of data/ with one more organisation: the synthetic league (same rules and calendar)."""
+    data = workdir / "data"
+    shutil.copytree(DATA_DIR, data, ignore=shutil.ignore_patterns("samples"))
+    settings = (data / "organisations" / "sofu-mahjong.toml").read_text(encoding="utf-8")
+    settings = settings.replace('organisation = "sofu-mahjong"', f'organisation = "{ORG}"')
+    settings = settings.replace('display_name = "蒼風麻雀リーグ"', 'display_name = "Bench League"')
+    (data / "organisations" / f"{ORG}.toml").write_text(settings, encoding="utf-8")
+    return data
+
+
+def _timed_run(inbox: Path, state: Path, data: Path, as_of: date) -> dict:
+    command = [sys.executable, "-m", "pipelines.cli", "run", "--inbox", str(inbox), "--state", str(state),
+               "--as-of", as_of.isoformat(), "--data-dir", str(data)]
+    started = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 3):
+        raise RuntimeError(f"run failed with exit {code}: {child.stderr.read().decode()}")
+    report = max((state / "runs").glob("*.json"), key=lambda p: p.stat().st_mtime)
+    import json
+
+    stages = json.loads(report.read_text())["durations_seconds"]
+    return {"wall_seconds": round(wall, 2), "peak_memory_mib": round(usage.ru_maxrss / 1024, 1),
+            "in_process_seconds": round(sum(stages.values()), 2), "stages": stages}
+
+
+def run(workdir: Path) -> dict:
+    data = _data_dir(workdir)
+    t0 = time.perf_counter()
+    games = generate_games(PLAYERS, GAMES, START, DAYS, seed=7)
+    last_day = pd.Timestamp(games["date"].max()).date()
+    history = games[games["date"] < pd.Timestamp(last_day)]
+    night = games[games["date"] == pd.Timestamp(last_day)]
+    month = history[history["date"] >= pd.Timestamp(last_day - timedelta(days=30))]
+
+    full_inbox = workdir / "full" / "inbox" / ORG
+    write_text_posts(history, full_inbox)
+    month_inbox = workdir / "month" / "inbox" / ORG
+    write_text_posts(month, month_inbox)
+    generated = round(time.perf_counter() - t0, 2)
+
+    as_of = last_day + timedelta(days=1)
+    full = _timed_run(full_inbox.parent, workdir / "full" / "var", data, as_of)
+    write_text_posts(night, full_inbox)
+    night_two_years = _timed_run(full_inbox.parent, workdir / "full" / "var", data, as_of)
+
+    _timed_run(month_inbox.parent, workdir / "month" / "var", data, as_of)
+    write_text_posts(night, month_inbox)
+    night_one_month = _timed_run(month_inbox.parent, workdir / "month" / "var", data, as_of)
+
+    history_games = history.groupby(["date", "game_no"]).ngroups
+    return {
+        "players": PLAYERS,
+        "games_in_history": history_games,
+        "games_in_night": night.groupby(["date", "game_no"]).ngroups,
+        "generate_and_write_seconds": generated,
+        "full_wall_seconds": full["wall_seconds"],
+        "full_games_per_second": round(history_games / full["wall_seconds"]),
+        "full_peak_memory_mib": full["peak_memory_mib"],
+        "full_stages": full["stages"],
+        "night_on_two_years_wall_seconds": night_two_years["wall_seconds"],
+        "night_on_two_years_peak_memory_mib": night_two_years["peak_memory_mib"],
+        "night_on_two_years_stages": night_two_years["stages"],
+        "night_on_one_month_wall_seconds": night_one_month["wall_seconds"],
+        "night_on_one_month_stages": night_one_month["stages"],
+        "night_ratio_two_years_vs_one_month": round(night_two_years["wall_seconds"] / night_one_month["wall_seconds"], 2),
+    }
