@@ -1,0 +1,209 @@
+"""Parse the two documented input formats (docs/backgammon.md) into validated frames.
+
+``parse_results(source_file, data)`` and ``parse_match_log(source_file, data)`` both return
+``(tables, quarantine)``: ``tables`` maps ``"events"``, ``"players"`` (and, for a match log,
+``"matches"``) to frames of the ``schemas.backgammon`` models; ``quarantine`` has the columns
+``source_file, location, reason``. Bad input never raises: every rejected line is quarantined and
+the rest is parsed where that is safe (an event whose settings are invalid posts nothing; a
+match-log bracket with any rejected line posts nothing, because its places, rounds and players
+depend on every match).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from schemas import backgammon as sch
+
+from . import bracket, players, reading
+from . import quarantine as q
+from .frames import empty_tables
+from .rules import BackgammonRules, load_rules
+from .settings import MATCH_LOG, RESULTS, event_id, read_settings
+
+RESULT_COLUMNS = ["player", "place", "matches_won"]
+RESULT_ALIASES = {
+    "name": "player",
+    "member": "player",
+    "member_id": "player",
+    "player_id": "player",
+    "place_label": "place",
+    "wins": "matches_won",
+    "won": "matches_won",
+    "matches": "matches_won",
+}
+
+
+def _finish(quarantine: pd.DataFrame) -> pd.DataFrame:
+    """Every problem once, in the order of the file (file and settings problems first)."""
+    rows = q.concat(quarantine).drop_duplicates(ignore_index=True)
+    first_line = pd.to_numeric(rows["location"].str.extract(r"(\d+)", expand=False), errors="coerce").fillna(0)
+    order = first_line.sort_values(kind="stable").index
+    return sch.Quarantine.validate(rows.loc[order].reset_index(drop=True))
+
+
+def parse_results(
+    source_file: str,
+    data: bytes,
+    *,
+    rules: BackgammonRules | None = None,
+    organisation: str | None = None,
+) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Parse a results file: ``# key: value`` settings, then ``player,place,matches_won`` rows.
+
+    ``organisation`` (the inbox folder) fills a missing ``club`` setting and must match a given one.
+    """
+    rules = rules or load_rules()
+    tables = empty_tables("events", "players")
+    raw = reading.read(source_file, data, columns=RESULT_COLUMNS, column_aliases=RESULT_ALIASES, what="player")
+    if raw.header_line is None and raw.settings.empty:
+        return tables, _finish(raw.quarantine)
+    settings = read_settings(raw, RESULTS, rules, organisation)
+    quarantine = q.concat(raw.quarantine, settings.quarantine)
+    rows = raw.rows
+    if raw.header_line is None:
+        return tables, _finish(quarantine)
+    if not settings.ok:
+        if len(rows):
+            quarantine = q.concat(
+                quarantine,
+                q.rows(source_file, [q.lines_label(rows["line"])],
+                       [f"{q.plural(len(rows), 'player line')} not posted because the event settings are invalid (see the settings problems)"]),
+            )
+        return tables, _finish(quarantine)
+    if rows.empty:
+        return tables, _finish(q.concat(quarantine, q.rows(source_file, ["file"], ["the table has no readable player lines; list one line per player"])))
+
+    v = settings.values
+    key = event_id(v["club"], v["date"], v["event"], v["bracket"])
+    event_keys = pd.DataFrame(
+        {"event_key": [key], "rounds": [v["rounds"]], "rule_version": [v["rule_version"]],
+         "extra_players": [len(raw.bad_lines)]}
+    )
+    staged = (
+        rows.assign(
+            event_key=key,
+            location="line " + rows["line"].astype("str"),
+            player_raw=reading.clean_text(rows["player"]),
+            place_raw=reading.clean_text(rows["place"]),
+            won_raw=reading.clean_text(rows["matches_won"]),
+        )
+        .pipe(players.stage, event_keys, rules)
+    )
+    found, rejected = players.check(source_file, staged, rules)
+    accepted = staged.drop(index=found["index"].unique())
+    quarantine = q.concat(quarantine, rejected)
+    if accepted.empty:
+        return tables, _finish(quarantine)
+
+    settings_lines = list(settings.lines.values()) + [raw.header_line]
+    tables["events"] = sch.Events.validate(
+        pd.DataFrame(
+            {
+                "event_id": [key],
+                "organisation": [v["club"]],
+                "event_date": [v["date"]],
+                "event_name": [v["event"]],
+                "bracket": [v["bracket"]],
+                "level": [v["level"]],
+                "method": [v["method"]],
+                "multiplier": pd.Series([v["multiplier"]], dtype=object),
+                "rounds": [v["rounds"]],
+                "players": [int(staged["players"].iloc[0])],
+                "source_file": [source_file],
+                "location": [q.lines_label(settings_lines)],
+            }
+        )
+    )
+    tables["players"] = sch.Players.validate(
+        accepted.assign(event_id=accepted["event_key"], source_file=source_file)[
+            list(sch.Players.to_schema().columns)
+        ].reset_index(drop=True)
+    )
+    return tables, _finish(quarantine)
+
+
+def parse_match_log(
+    source_file: str,
+    data: bytes,
+    *,
+    rules: BackgammonRules | None = None,
+    organisation: str | None = None,
+) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Parse a match log: settings, then ``date,bracket,round,winner,loser,match_length[,result]``.
+
+    Each (date, bracket) is an event. Matches won, rounds and players are derived; places come
+    from the last rounds of a single-elimination bracket unless ``# place:`` lines state them.
+    """
+    rules = rules or load_rules()
+    tables = empty_tables("events", "players", "matches")
+    raw = reading.read(
+        source_file,
+        data,
+        columns=bracket.COLUMNS,
+        optional_columns=bracket.OPTIONAL_COLUMNS,
+        column_aliases=bracket.ALIASES,
+        what="match",
+    )
+    if raw.header_line is None and raw.settings.empty:
+        return tables, _finish(raw.quarantine)
+    settings = read_settings(raw, MATCH_LOG, rules, organisation)
+    quarantine = q.concat(raw.quarantine, settings.quarantine)
+    rows = raw.rows
+    if raw.header_line is None:
+        return tables, _finish(quarantine)
+    if not settings.ok:
+        if len(rows):
+            quarantine = q.concat(
+                quarantine,
+                q.rows(source_file, [q.lines_label(rows["line"])],
+                       [f"{q.plural(len(rows), 'match line')} not posted because the log's settings are invalid (see the settings problems)"]),
+            )
+        return tables, _finish(quarantine)
+    if rows.empty:
+        return tables, _finish(q.concat(quarantine, q.rows(source_file, ["file"], ["the log has no match lines; log one line per match or bye"])))
+
+    derived, problems = bracket.derive(source_file, rows, settings, rules)
+    tables.update(derived)
+    return tables, _finish(q.concat(quarantine, problems))
+
+
+def detect_format(data: bytes) -> str | None:
+    """'results' or 'match_log', from the header line of the table; None when neither."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    header = next((ln for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")), "")
+    for delimiter in (",", ";", "\t"):
+        cells = {reading.norm_key(c) for c in header.split(delimiter)}
+        if set(bracket.COLUMNS) <= {bracket.ALIASES.get(c, c) for c in cells}:
+            return "match_log"
+        if set(RESULT_COLUMNS) <= {RESULT_ALIASES.get(c, c) for c in cells}:
+            return "results"
+    return None
+
+
+def parse_file(
+    source_file: str,
+    data: bytes,
+    *,
+    rules: BackgammonRules | None = None,
+    organisation: str | None = None,
+) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Parse either format, chosen by the table's header line (see ``detect_format``)."""
+    kind = detect_format(data)
+    if kind == "match_log":
+        return parse_match_log(source_file, data, rules=rules, organisation=organisation)
+    if kind == "results":
+        return parse_results(source_file, data, rules=rules, organisation=organisation)
+    text, problems = reading.decode(source_file, data)
+    if text is None:
+        return empty_tables("events", "players"), _finish(problems)
+    header = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")), "")
+    reason = (
+        "not a backgammon results file or match log: expected the header line "
+        f"'{','.join(RESULT_COLUMNS)}' (results file) or '{','.join(bracket.COLUMNS)}' (match log); "
+        + (f"found '{header}'" if header else "found no table")
+    )
+    return empty_tables("events", "players"), _finish(q.rows(source_file, ["file"], [reason]))

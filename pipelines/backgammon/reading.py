@@ -1,0 +1,148 @@
+"""Turn the bytes of a results file or match log into frames of raw text, keeping line numbers.
+
+Both formats are a CSV table under a header of ``# key: value`` settings (see docs/backgammon.md).
+Nothing here interprets a value: settings and cells stay text; ``parse`` validates them.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from . import quarantine as q
+
+_SETTING = re.compile(r"^#\s*([A-Za-z][A-Za-z _-]*?)\s*:\s*(.*?)\s*$")
+_DELIMITERS = (",", ";", "\t")
+
+
+def norm_key(text: str) -> str:
+    """Normalise a setting key or column name: lower case, single underscores."""
+    return re.sub(r"[\s_-]+", "_", text.strip().lower())
+
+
+def clean_text(values: pd.Series) -> pd.Series:
+    """Strip and collapse whitespace; blank cells become missing."""
+    out = values.astype("str").str.strip().str.replace(r"\s+", " ", regex=True)
+    return out.where(out.str.len() > 0)
+
+
+@dataclass
+class RawFile:
+    """The text of one file, cut into settings, header and rows (cells are text)."""
+
+    source_file: str
+    settings: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["line", "key", "value"]))
+    header_line: int | None = None
+    rows: pd.DataFrame = field(default_factory=pd.DataFrame)
+    data_lines: list[int] = field(default_factory=list)
+    bad_lines: list[int] = field(default_factory=list)
+    quarantine: pd.DataFrame = field(default_factory=q.empty)
+
+    def add(self, frame: pd.DataFrame) -> None:
+        self.quarantine = q.concat(self.quarantine, frame)
+
+
+def decode(source_file: str, data: bytes) -> tuple[str | None, pd.DataFrame]:
+    """UTF-8 (with or without BOM). Anything else is quarantined as a whole."""
+    try:
+        return data.decode("utf-8-sig"), q.empty()
+    except UnicodeDecodeError as err:
+        reason = (
+            f"the file is not UTF-8 text (byte 0x{data[err.start]:02x} at position {err.start}); "
+            "save it again as 'CSV UTF-8' and send it again"
+        )
+        return None, q.rows(source_file, ["file"], [reason])
+
+
+def _split_cells(text: str, delimiter: str) -> list[str]:
+    return next(csv.reader([text], delimiter=delimiter, skipinitialspace=True), [])
+
+
+def read(
+    source_file: str,
+    data: bytes,
+    *,
+    columns: list[str],
+    optional_columns: list[str] = (),
+    column_aliases: dict[str, str] | None = None,
+    what: str,
+) -> RawFile:
+    """Cut the file into settings, header and rows. Structural problems go to quarantine."""
+    raw = RawFile(source_file)
+    text, problems = decode(source_file, data)
+    raw.add(problems)
+    if text is None:
+        return raw
+    aliases = column_aliases or {}
+    lines = pd.DataFrame({"text": pd.Series(text.splitlines(), dtype="str")})
+    lines["line"] = lines.index + 1
+    stripped = lines["text"].str.strip()
+    is_hash = stripped.str.startswith("#")
+    is_blank = stripped.str.len() == 0
+    setting = stripped.str.extract(_SETTING)
+    raw.settings = pd.DataFrame(
+        {
+            "line": lines.loc[is_hash & setting[0].notna(), "line"],
+            "key": setting.loc[is_hash & setting[0].notna(), 0].map(norm_key),
+            "value": setting.loc[is_hash & setting[0].notna(), 1],
+        }
+    ).reset_index(drop=True)
+    data_lines = lines[~is_hash & ~is_blank]
+    if data_lines.empty:
+        raw.add(q.rows(source_file, ["file"], [f"the file has no table: expected a header line '{','.join(columns)}' and one line per {what}"]))
+        return raw
+    header = data_lines.iloc[0]
+    raw.header_line = int(header["line"])
+    body = data_lines.iloc[1:]
+    raw.data_lines = body["line"].tolist()
+
+    names = None
+    for delimiter in _DELIMITERS:
+        cells = [norm_key(c) for c in _split_cells(header["text"], delimiter)]
+        cells = [aliases.get(c, c) for c in cells]
+        if set(columns) <= set(cells):
+            names = cells
+            break
+    if names is None:
+        found = header["text"].strip()
+        raw.add(
+            q.rows(
+                source_file,
+                [f"line {raw.header_line}"],
+                [f"expected the header line '{','.join(columns)}' (optional: {', '.join(optional_columns) or 'none'}); found '{found}'"],
+            )
+        )
+        if len(body):
+            raw.add(q.rows(source_file, [q.lines_label(raw.data_lines)], [f"{len(body)} {what} lines not read because the header line is not recognised"]))
+        return raw
+
+    width = len(names)
+    keep = [i for i, name in enumerate(names) if name in set(columns) | set(optional_columns)]
+    records, lines_ok, bad_loc, bad_reason = [], [], [], []
+    for line_no, line_text in zip(body["line"], body["text"]):
+        cells = _split_cells(line_text, delimiter)
+        if len(cells) > width and not any(c.strip() for c in cells[width:]):
+            cells = cells[:width]
+        if not any(c.strip() for c in cells):
+            continue  # a line of empty cells, as spreadsheets write them
+        if len(cells) != width:
+            bad_loc.append(f"line {line_no}")
+            bad_reason.append(
+                f"expected {width} fields ({', '.join(names)}), found {len(cells)}: '{line_text.strip()}'; "
+                f"put a name that contains '{delimiter}' in double quotes"
+            )
+            continue
+        records.append([cells[i] for i in keep])
+        lines_ok.append(line_no)
+    raw.add(q.rows(source_file, bad_loc, bad_reason))
+    raw.bad_lines = [int(loc.split()[1]) for loc in bad_loc]
+    rows = pd.DataFrame(records, columns=[names[i] for i in keep], dtype="str")
+    for name in optional_columns:
+        if name not in rows.columns:
+            rows[name] = pd.Series(pd.NA, index=rows.index, dtype="str")
+    rows.insert(0, "line", pd.Series(lines_ok, dtype="int64"))
+    raw.rows = rows[["line", *columns, *optional_columns]]
+    return raw
