@@ -23,6 +23,7 @@ import duckdb
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow as pa_arrow
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipelines.core.settings import StatePaths
@@ -162,7 +163,9 @@ class StagedRun:
             return []
         schema = arrow_schema(model)
         keys = ["organisation"] + (["_month"] if month_column else [])
-        frame = frame.assign(_month=pd.to_datetime(frame[month_column].astype("string")).dt.strftime("%Y-%m")) if month_column else frame
+        if month_column:  # the month folder of each row, computed in Arrow (dates are date32)
+            months = pc.strftime(pa_arrow.array(frame[month_column]).cast(pa_arrow.timestamp("s")), format="%Y-%m")
+            frame = frame.assign(_month=pd.Series(months.to_numpy(zero_copy_only=False), index=frame.index))
         written = []
         for key, part in frame.groupby(keys, sort=True):
             key = key if isinstance(key, tuple) else (key,)

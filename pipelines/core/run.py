@@ -260,9 +260,16 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     with timer.stage("audit", progress):
         con = connect()
         try:
-            for table, model in [("awards", AwardLine), ("events", EventRecord), ("sources", SourceRecord)]:
-                files_ = lake.committed_files(table) + staged.staged_paths(table)
-                warehouse.create_lake_view(con, table, model, files_)
+            # Audits read what this run adds plus the committed partitions it could collide
+            # with: lines of a file live in the months of its events, and a reversal in the
+            # month of the line it reverses, so (organisation, month) partitions suffice.
+            touched = pd.concat([checked["awards"][["organisation", "event_date"]], checked["events"][["organisation", "event_date"]]])
+            touched_months = pd.to_datetime(touched["event_date"].astype("string")).dt.strftime("%Y-%m")
+            scope = {org: set(m) for org, m in touched.assign(month=touched_months.to_numpy()).groupby("organisation")["month"]}
+            for table, model in [("awards", AwardLine), ("events", EventRecord)]:
+                files_ = [f for org, months in scope.items() for f in lake.committed_files(table, org, months)]
+                warehouse.create_lake_view(con, table, model, files_ + staged.staged_paths(table))
+            warehouse.create_lake_view(con, "sources", SourceRecord, lake.committed_files("sources") + staged.staged_paths("sources"))
             failures = warehouse.run_audits(con)
         finally:
             con.close()
@@ -299,30 +306,34 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
     """Rebuild the warehouse and the publications of the affected periods (plus any missing)."""
     data_tables: dict[str, list[pd.DataFrame]] = {}
     system_views: list[str] = []
-    lake_files = {table: (model, lake.committed_files(table)) for table, model in warehouse.CORE_TABLES.items()}
+    models = dict(warehouse.CORE_TABLES)
     for system_name in sorted(set(organisations["system"])):
         system = get_system(system_name)
-        for table, model in system.lake_tables.items():
-            lake_files[table] = (model, lake.committed_files(table))
+        models.update(system.lake_tables)
         for view in system.warehouse_sql:
             if view not in system_views:
                 system_views.append(view)
         for _, org in organisations[organisations["system"] == system_name].iterrows():
             for name, frame in system.warehouse_tables(ctx, org).items():
                 data_tables.setdefault(name, []).append(frame)
+    tables = {name: pd.concat(frames, ignore_index=True).drop_duplicates() for name, frames in data_tables.items()}
     runs = pd.DataFrame(
         [{"run_id": r["run_id"], "as_of": r.get("as_of"), "started_at": r.get("started_at")} for r in lake.runs],
         columns=["run_id", "as_of", "started_at"],
     )
-    tmp = warehouse.build(
-        paths.warehouse,
-        lake_files,
-        {name: pd.concat(frames, ignore_index=True).drop_duplicates() for name, frames in data_tables.items()},
-        system_views,
-        runs,
-    )
+    lake_files = {table: (model, lake.committed_files(table)) for table, model in models.items()}
+    tmp = warehouse.build(paths.warehouse, lake_files, tables, system_views, runs)
     warehouse.swap_in(tmp, paths.warehouse)
 
+    def scoped(organisation: str, months: set[str]):
+        """An in-memory warehouse with the same views over one organisation's files of these
+        months only: what a publication of a period reads, whatever the size of the ledger."""
+        con = connect()
+        pruned = {table: (model, lake.committed_files(table, organisation, months)) for table, model in models.items()}
+        warehouse.define(con, pruned, tables, system_views, runs)
+        return con
+
+    ctx.scoped = scoped
     published: list[str] = []
     con = connect(paths.warehouse)
     try:

@@ -45,6 +45,9 @@ class RunContext:
     lake: Lake
     data_dir: Path
     inbox: Path | None = None  # where the organisation folders are (files of earlier nights too)
+    # set before publishing: scoped(organisation, months) -> an in-memory DuckDB connection with
+    # the warehouse views over that organisation's lake files of those months only
+    scoped: callable = None
     checkpoint: callable = lambda name: None
 
 

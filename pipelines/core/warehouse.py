@@ -37,7 +37,9 @@ def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: l
         listing = ", ".join(_quote(str(Path(f).resolve())) for f in files)
         con.execute(
             f"create or replace view lake_{table} as "
-            f"select * from read_parquet([{listing}], union_by_name = true, hive_partitioning = false)"
+            # every file of a table has the schema of its pandera model, so the first file's
+            # footer binds the view (union_by_name would open every file)
+            f"select * from read_parquet([{listing}], hive_partitioning = false)"
         )
     else:
         con.register(f"_empty_{table}", arrow_schema(model).empty_table())
@@ -55,6 +57,28 @@ def run_audits(con: duckdb.DuckDBPyConnection) -> dict[str, pd.DataFrame]:
     return failures
 
 
+def define(
+    con: duckdb.DuckDBPyConnection,
+    lake_files: dict[str, tuple[type, list[Path]]],
+    data_tables: dict[str, pd.DataFrame],
+    system_views: list[str],
+    runs: pd.DataFrame,
+) -> None:
+    """Create the lake relations, the data tables and every view of sql/warehouse/ in `con`."""
+    for table, (model, files) in lake_files.items():
+        create_lake_view(con, table, model, files)
+    for name, frame in data_tables.items():
+        con.register(f"_data_{name}", frame)
+        con.execute(f"create or replace table {name} as select * from _data_{name}")
+        con.unregister(f"_data_{name}")
+    con.register("_runs", runs)
+    con.execute("create or replace table runs as select * from _runs")
+    con.unregister("_runs")
+    for view in CORE_VIEWS + system_views:
+        relation = view.split("/")[-1]
+        con.execute(f"create or replace view {relation} as {sql_text(view)}")
+
+
 def build(
     target: Path,
     lake_files: dict[str, tuple[type, list[Path]]],
@@ -69,18 +93,7 @@ def build(
             stale.unlink()
     con = connect(tmp)
     try:
-        for table, (model, files) in lake_files.items():
-            create_lake_view(con, table, model, files)
-        for name, frame in data_tables.items():
-            con.register(f"_data_{name}", frame)
-            con.execute(f"create or replace table {name} as select * from _data_{name}")
-            con.unregister(f"_data_{name}")
-        con.register("_runs", runs)
-        con.execute("create or replace table runs as select * from _runs")
-        con.unregister("_runs")
-        for view in CORE_VIEWS + system_views:
-            relation = view.split("/")[-1]
-            con.execute(f"create or replace view {relation} as {sql_text(view)}")
+        define(con, lake_files, data_tables, system_views, runs)
         con.execute("checkpoint")
     finally:
         con.close()

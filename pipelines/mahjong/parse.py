@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import io
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 import pandas as pd
 
 RESULT_COLUMNS = [
@@ -104,6 +107,21 @@ def _normalise_lines(files: list[tuple[str, str]]) -> pd.DataFrame:
     )
 
 
+def _extract(texts: pd.Series, pattern: str) -> pd.DataFrame:
+    """Named groups of a regex, vectorised in Arrow's RE2 (rows that do not match are NA)."""
+    matched = pc.extract_regex(pa.array(texts, type=pa.string(), from_pandas=True), pattern)
+    return pd.DataFrame(
+        {name: pd.Series(matched.field(name), dtype="string").where(pd.Series(matched.is_valid()))
+         for name in [f.name for f in matched.type]},
+        index=texts.index,
+    )
+
+
+def _matches(texts: pd.Series, pattern: str) -> pd.Series:
+    found = pc.match_substring_regex(pa.array(texts, type=pa.string(), from_pandas=True), pattern)
+    return pd.Series(found.fill_null(False).to_numpy(zero_copy_only=False), index=texts.index, dtype=bool)
+
+
 def _parse_dates(year: pd.Series, month: pd.Series, day: pd.Series) -> pd.Series:
     text = year.astype("string") + "-" + month.astype("string").str.zfill(2) + "-" + day.astype("string").str.zfill(2)
     return pd.to_datetime(text, format="%Y-%m-%d", errors="coerce")
@@ -130,19 +148,15 @@ def parse_texts(files: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFram
     def per_file_ffill(series: pd.Series) -> pd.Series:
         return series.groupby(file_key).ffill()
 
-    # Cheap filters first; the regexes run only on the lines that can match.
-    maybe_date = t.str.match(r"^\d")
-    maybe_rank = t.str.contains("位", regex=False)
-    maybe_yakuman = t.str.contains("役満", regex=False)
-    date_parts = t.where(maybe_date).str.extract(_DATE)
-    rank_parts = t.where(maybe_rank).str.extract(_RANK)
-    yakuman_parts = t.where(maybe_yakuman).str.extract(_YAKUMAN)
+    date_parts = _extract(t, _DATE)
+    rank_parts = _extract(t, _RANK)
+    yakuman_parts = _extract(t, _YAKUMAN)
 
     is_date = date_parts["y"].notna()
-    is_date_no_year = t.where(maybe_date).str.match(_DATE_NO_YEAR).fillna(False).astype(bool)
+    is_date_no_year = _matches(t, _DATE_NO_YEAR)
     is_any_date = is_date | is_date_no_year
     is_rank = rank_parts["rank"].notna()
-    is_rank_like = t.str.match(_RANK_LIKE).fillna(False).astype(bool) | is_rank
+    is_rank_like = _matches(t, _RANK_LIKE) | is_rank
     is_yakuman = yakuman_parts["name"].notna() & ~is_rank_like
 
     # The date in force on each line: the last date line above it in its file (even a bad one).
@@ -164,7 +178,7 @@ def parse_texts(files: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFram
     # Games: a run of up to four consecutive result lines is one game, whatever its ranks (so a
     # game with a wrong rank is reported as that game). A longer run (a blank line forgotten
     # between two games) is split before each 1位 line.
-    rank_digit = pd.to_numeric(t.where(is_rank_like).str.extract(_RANK_DIGIT)["digit"], errors="coerce")
+    rank_digit = pd.to_numeric(_extract(t, _RANK_DIGIT)["digit"], errors="coerce")
     continues_run = is_rank_like.shift(1, fill_value=False) & ~first_of_file
     run_start = is_rank_like & ~continues_run
     run_id = run_start.cumsum().where(is_rank_like)

@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 
 from pipelines.core.sql import fetch
+from pipelines.mahjong import calendar
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -132,33 +133,49 @@ def _min_games(latest: pd.DataFrame) -> int:
     return int(latest["min_games"].iloc[0])
 
 
-def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
-    """(Re)write the publication of every period touched by this run, and of any period missing one."""
+def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path,
+                   scoped=None, scheme: pd.Series | None = None) -> list[Path]:
+    """(Re)write the publication of every period touched by this run, and of any period missing one.
+
+    With `scoped` (a factory of warehouses limited to some months), the leaderboard of a period
+    is read from that period's months only: a night's cost does not grow with the ledger.
+    """
     organisation = org["organisation"]
-    periods = fetch(
-        con,
-        "select distinct period, period_start, period_end from mahjong_leaderboard where organisation = ? order by period",
-        [organisation],
-    )
+    played = fetch(con, "select distinct strftime(event_date, '%Y-%m') as month from awards where organisation = ? and system = 'mahjong'",
+                   [organisation])["month"]
+    if played.empty:
+        return []
+    period_of_month = calendar.period_of(played, scheme) if scheme is not None else None
+    months_by_period = {p: set(m) for p, m in pd.DataFrame({"month": played, "period": period_of_month}).groupby("period")["month"]}
+    wanted = [p for p, months in months_by_period.items() if (months & affected_months) or not (out_dir / p).exists()]
+    if not wanted:
+        return []
+    span = int(scheme["months_per_period"])
+    needed = {m for p in wanted for m in pd.period_range(p, periods=span, freq="M").strftime("%Y-%m")}
+    source = scoped(organisation, needed) if scoped else con
     written = []
-    for period in periods.itertuples():
-        months = pd.period_range(str(period.period_start)[:7], str(period.period_end)[:7], freq="M").strftime("%Y-%m")
-        target = out_dir / period.period
-        if not (set(months) & affected_months) and target.exists():
-            continue
-        files = render_period(_leaderboard(con, organisation, period.period), org)
-        tmp = out_dir / f".{period.period}.tmp"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        for name, text in files.items():
-            (tmp / name).write_text(text, encoding="utf-8")
-        old = out_dir / f".{period.period}.old"
-        shutil.rmtree(old, ignore_errors=True)
-        if target.exists():
-            os.replace(target, old)
-        os.replace(tmp, target)
-        shutil.rmtree(old, ignore_errors=True)
-        written.append(target)
+    try:
+        for period in sorted(wanted):
+            board = _leaderboard(source, organisation, period)
+            if board.empty:
+                continue
+            files = render_period(board, org)
+            target = out_dir / period
+            tmp = out_dir / f".{period}.tmp"
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir(parents=True)
+            for name, text in files.items():
+                (tmp / name).write_text(text, encoding="utf-8")
+            old = out_dir / f".{period}.old"
+            shutil.rmtree(old, ignore_errors=True)
+            if target.exists():
+                os.replace(target, old)
+            os.replace(tmp, target)
+            shutil.rmtree(old, ignore_errors=True)
+            written.append(target)
+    finally:
+        if scoped:
+            source.close()
     return written
 
 

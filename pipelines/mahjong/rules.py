@@ -32,6 +32,16 @@ def _read_csv(path: Path) -> pd.DataFrame:
 
 
 def load_league_rules(data_dir: Path, organisation: pd.Series) -> LeagueRules:
+    key = (str(data_dir), organisation["ruleset"], organisation["calendar"], organisation["aliases"])
+    if key not in _CACHE:  # read once per run (process), not once per stage
+        _CACHE[key] = _load(data_dir, organisation)
+    return _CACHE[key]
+
+
+_CACHE: dict[tuple, LeagueRules] = {}
+
+
+def _load(data_dir: Path, organisation: pd.Series) -> LeagueRules:
     ruleset, calendar = organisation["ruleset"], organisation["calendar"]
     versions = _read_csv(data_dir / "rules" / "mahjong" / "rule_versions.csv")
     versions = validate_settings(RuleVersion, versions[versions["ruleset"] == ruleset], "data/rules/mahjong/rule_versions.csv")

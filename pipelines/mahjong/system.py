@@ -167,7 +167,8 @@ class MahjongSystem:
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
         from pipelines.mahjong.publish import publish_league
 
-        return publish_league(con, org, affected_months, out_dir)
+        scheme = self.rules(ctx, org).period_scheme.iloc[0]
+        return publish_league(con, org, affected_months, out_dir, scoped=ctx.scoped, scheme=scheme)
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.mahjong.publish import explain_leaderboard

@@ -146,7 +146,8 @@ def _snapshot(state: Path) -> dict:
 def _run_cli(office, env_extra: dict) -> subprocess.CompletedProcess:
     env = {**os.environ, **env_extra}
     return subprocess.run(
-        [sys.executable, "-m", "pipelines.cli", "run", "--inbox", str(office.inbox), "--state", str(office.state), "--as-of", "2026-12-02"],
+        [sys.executable, "-m", "pipelines.cli", "run", "--inbox", str(office.inbox), "--state", str(office.state),
+         "--as-of", "2026-12-02", "--data-dir", str(office.data_dir())],
         capture_output=True, text=True, env=env, cwd=Path(__file__).resolve().parents[2],
     )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
 import sys
 from datetime import date
 from pathlib import Path
@@ -37,8 +38,14 @@ ref = _reference()
 
 @pytest.fixture(scope="module")
 def golden(tmp_path_factory):
-    state = tmp_path_factory.mktemp("golden") / "var"
-    result = nightly.run(INBOX, state, date(2026, 12, 2))
+    root = tmp_path_factory.mktemp("golden")
+    inbox, state, data = root / "inbox", root / "var", root / "data"
+    shutil.copytree(INBOX / "sofu-mahjong", inbox / "sofu-mahjong")  # this league's samples only
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("samples"))
+    for settings in (data / "organisations").glob("*.toml"):
+        if settings.stem != "sofu-mahjong":
+            settings.unlink()
+    result = nightly.run(inbox, state, date(2026, 12, 2), data)
     import duckdb
 
     con = duckdb.connect(str(state / "warehouse.duckdb"), read_only=True)
