@@ -9,12 +9,14 @@ import pandas as pd
 from schemas.common import empty_frame
 from schemas.ledger import AwardLine
 
-_ID_PARTS = ["organisation", "source_file", "source_sha256", "event_id", "player_id", "denomination"]
+# The run is part of a line's identity: a file put back to an earlier version (X → Y → X) posts
+# X's lines again, and they must not collide with the first posting of X.
+_ID_PARTS = ["run_id", "organisation", "source_file", "source_sha256", "event_id", "player_id", "denomination"]
 
 
 def _award_ids(drafts: pd.DataFrame) -> pd.Series:
-    """Deterministic: the same line from the same content always gets the same id (sha256 of its
-    identifying fields, computed set-based in DuckDB)."""
+    """sha256 of the line's identifying fields (run, file version, event, player, denomination),
+    computed set-based in DuckDB."""
     con = duckdb.connect()
     try:
         con.register("drafts", drafts[_ID_PARTS].astype("string"))
@@ -23,15 +25,15 @@ def _award_ids(drafts: pd.DataFrame) -> pd.Series:
         ).to_arrow_table()
     finally:
         con.close()
-    return pd.Series(ids.column("award_id").to_pylist(), index=drafts.index, dtype="string")
+    return pd.Series(ids.column("award_id").to_pandas(types_mapper=pd.ArrowDtype).to_numpy(), index=drafts.index, dtype="string")
 
 
 def post(drafts: pd.DataFrame, run_id: str, posted_on: date) -> pd.DataFrame:
     if drafts.empty:
         return empty_frame(AwardLine)
+    drafts = drafts.assign(run_id=run_id)
     return drafts.assign(
         award_id=_award_ids(drafts),
-        run_id=run_id,
         entry_type="award",
         reverses_award_id=pd.NA,
         posted_on=posted_on,

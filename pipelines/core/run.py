@@ -277,13 +277,15 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             detail = "; ".join(f"{name}: {len(rows)} row(s), e.g. {rows.head(3).to_dict('records')}" for name, rows in failures.items())
             raise RunFailed(f"audit failed, nothing was posted: {detail}")
 
-    affected_months = set(pd.to_datetime(checked["awards"]["event_date"].astype("string")).dt.strftime("%Y-%m"))
-    affected_orgs = set(checked["awards"]["organisation"]) | set(checked["sources"]["organisation"])
+    # The months each organisation's publications must be refreshed for: months of the award
+    # lines (reversals included) and of the events this run wrote.
+    dated = pd.concat([checked["awards"][["organisation", "event_date"]], checked["events"][["organisation", "event_date"]]])
+    dated = dated.assign(month=pd.to_datetime(dated["event_date"].astype("string")).dt.strftime("%Y-%m").to_numpy())
     run_record = {
         "run_id": run_id,
         "as_of": as_of.isoformat(),
         "started_at": started.isoformat(timespec="seconds"),
-        "affected": {org: sorted({m for m in affected_months}) for org in sorted(affected_orgs)},
+        "affected": {org: sorted(set(months)) for org, months in dated.groupby("organisation")["month"]},
     }
 
     # -- commit: files into the lake, then the manifest ---------------------------------------------

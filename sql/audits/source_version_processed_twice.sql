@@ -1,13 +1,23 @@
 -- audit: source_version_processed_twice
--- Must return no rows. The same content at the same path was processed by two runs: a file
--- posted twice.
+-- Must return no rows. A path whose content was processed again while unchanged (two consecutive
+-- records of the path with the same content): a file posted twice. Putting back an earlier
+-- version (X → Y → X) is a correction, not a repeat, and is allowed.
 with
 
 lake_sources as (
     select * from lake_sources
+),
+
+sequenced as (
+    select
+        organisation,
+        source_file,
+        sha256,
+        run_id,
+        lag(sha256) over (partition by organisation, source_file order by run_id) as previous_sha256
+    from lake_sources
 )
 
-select organisation, source_file, sha256, count(*) as times_processed
-from lake_sources
-group by organisation, source_file, sha256
-having count(*) > 1
+select organisation, source_file, sha256, run_id
+from sequenced
+where sha256 = previous_sha256

@@ -210,3 +210,20 @@ def test_failed_run_leaves_state_as_before(office, monkeypatch):
     with pytest.raises(nightly.RunFailed, match="audit failed"):
         office.run()
     assert _snapshot(office.state) == before
+
+
+def test_putting_back_an_earlier_version_is_a_correction_too(office):
+    # X → Y → X at one path: the third version reverses Y's lines and posts X's again.
+    corrected = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位D 20000\n・4位C 10000\n"
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    office.run()
+    office.post("sofu-mahjong/2026-11-03.txt", corrected)
+    office.run()
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    result = office.run()
+    assert result.exit_code == 0
+    assert result.report["award_lines"] == {"posted": 4, "reversals": 4}
+    assert len(ledger(office)) == 20
+    balances = office.query("select player_id, points from balances order by player_id").set_index("player_id")["points"]
+    assert balances.to_dict() == {"A": Decimal("7"), "B": Decimal("4"), "C": Decimal("2"), "D": Decimal("0")}
+    assert office.run().report["award_lines"] == {"posted": 0, "reversals": 0}
