@@ -450,3 +450,51 @@ class AwardLines(pa.DataFrameModel):
     @pa.check("points", error="points must be a positive Decimal quantized to 0.01")
     def _points(cls, s: pd.Series) -> pd.Series:
         return _quantized(s) & s.map(lambda v: isinstance(v, Decimal) and v > 0).astype(bool)
+
+
+# --------------------------------------------------------------------------- lake table (nightly run)
+
+# Arrow dtypes of the lake (schemas.common): exact decimals, no binary floats.
+from schemas.common import DATE as _DATE, INT as _INT, POINTS as _POINTS, TEXT as _TEXT  # noqa: E402
+import pyarrow as _pa_arrow  # noqa: E402
+
+PERCENT = pd.ArrowDtype(_pa_arrow.decimal128(9, 4))  # session score %, at most 4 decimals
+VP = pd.ArrowDtype(_pa_arrow.decimal128(12, 4))  # victory points, at most 4 decimals
+LAKE_DECIMALS = 4  # decimals a percentage or VP may have to be stored exactly
+
+
+class JcblStanding(pa.DataFrameModel):
+    """Lake table ``jcbl_standings``: one row per entrant (pair or team) of a posted event, with
+    the RP and BP each of its players received for that entry. Partitioned by month of
+    ``event_date``; a row belongs to the version (``source_sha256``) of the standings file it
+    came from, and ``settings_file``/``settings_sha256`` name the event file that was used."""
+
+    event_id: _TEXT = pa.Field()
+    organisation: _TEXT = pa.Field()
+    event_date: _DATE = pa.Field()
+    event_name: _TEXT = pa.Field()
+    kind: _TEXT = pa.Field()
+    rule_version: _TEXT = pa.Field()
+    unit: _TEXT = pa.Field(isin=UNITS)
+    flight: _TEXT = pa.Field()
+    field_size: _INT = pa.Field(ge=1)
+    entrant: _TEXT = pa.Field(str_length={"min_value": 1})
+    rank: _INT = pa.Field(ge=1)
+    players: _TEXT = pa.Field(str_length={"min_value": 1})
+    session_1_pct: PERCENT = pa.Field(nullable=True)
+    session_2_pct: PERCENT = pa.Field(nullable=True)
+    winning_vp: VP = pa.Field(nullable=True)
+    match_vps: _TEXT = pa.Field()
+    rp: _POINTS = pa.Field(ge=0)
+    bp: _POINTS = pa.Field(ge=0)
+    source_file: _TEXT = pa.Field()
+    source_sha256: _TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
+    settings_file: _TEXT = pa.Field()
+    settings_sha256: _TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
+    location: _TEXT = pa.Field()
+    run_id: _TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "unit", "entrant"]

@@ -1,0 +1,164 @@
+"""JCBL publications: one folder per event with its awards table as the JCBL page shows them
+(place, players, RP, BP), and the `explain` lines of a JCBL player.
+
+    var/publications/<organisation>/<event>/index.html   players who received points, per field
+    var/publications/<organisation>/<event>/awards.csv    every entrant of the standings with its RP/BP
+
+<event> is the event's path in the organisation's inbox folder without its suffix
+(jcbl-tokyo/2024-06-16-stf.standings.csv → var/publications/jcbl-tokyo/2024-06-16-stf/).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from pipelines.core.sql import fetch
+from pipelines.mahjong.publish import spreadsheet_safe
+
+_TEMPLATES = Environment(
+    loader=FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=select_autoescape(["html", "j2"]),
+    keep_trailing_newline=True,
+)
+_UNIT_LABEL = {"pair": ("ペア", "ペア", "組"), "team": ("チーム", "チーム", "チーム")}
+CSV_COLUMNS = ["event_id", "event_date", "event_name", "kind", "unit", "flight", "rank", "entrant", "players",
+               "rp", "bp", "mp", "session_1_pct", "session_2_pct", "winning_vp"]
+
+
+def _standings(con: duckdb.DuckDBPyConnection, organisation: str) -> pd.DataFrame:
+    return fetch(
+        con,
+        """
+        select * from jcbl_standings
+        where organisation = ?
+        order by event_id, case unit when 'team' then 0 else 1 end, flight, rank, entrant
+        """,
+        [organisation],
+    )
+
+
+def _text(value) -> str:
+    return "" if value is None or pd.isna(value) else str(value)
+
+
+def _score(value) -> str:
+    """A stored percentage or VP (4 decimals) as written: 63.4000 → 63.40, 12.3450 → 12.345."""
+    if value is None or pd.isna(value):
+        return ""
+    two = value.quantize(Decimal("0.01"))
+    return str(two) if two == value else str(value.normalize())
+
+
+def render_event(rows: pd.DataFrame, org: pd.Series) -> dict[str, str]:
+    """The publication files of one event (rows: its jcbl_standings rows, in order)."""
+    first = rows.iloc[0]
+    fields = []
+    for (unit, flight), g in rows.groupby(["unit", "flight"], sort=False):
+        name, entrant_label, counter = _UNIT_LABEL.get(unit, (unit, unit, ""))
+        recipients = g[(g["rp"] > 0) | (g["bp"] > 0)]
+        fields.append({
+            "heading": name + (f" フライト{flight}" if flight else ""),
+            "unit_label": counter,
+            "entrant_label": entrant_label,
+            "size": int(g["field_size"].iloc[0]),
+            "rows": [
+                {"rank_label": r.rank_label, "entrant": r.entrant, "players": r.players.replace(" ", "・"),
+                 "rp": r.rp, "bp": r.bp, "mp": r.mp}
+                for r in recipients.itertuples()
+            ],
+        })
+    html = _TEMPLATES.get_template("event.html.j2").render(
+        title=first["event_name"] or first["kind_label"],
+        organisation_name=org["display_name"],
+        event_id=first["event_id"],
+        event_date=first["event_date"],
+        kind_label=first["kind_label"],
+        rule_version=first["rule_version"],
+        fields=fields,
+    )
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in rows.itertuples():
+        writer.writerow([
+            spreadsheet_safe(r.event_id), r.event_date, spreadsheet_safe(_text(r.event_name)), r.kind, r.unit, r.flight,
+            r.rank_label, spreadsheet_safe(r.entrant), spreadsheet_safe(r.players), r.rp, r.bp, r.mp,
+            _score(r.session_1_pct), _score(r.session_2_pct), _score(r.winning_vp),
+        ])
+    return {"index.html": html, "awards.csv": buffer.getvalue()}
+
+
+def _folder(out_dir: Path, organisation: str, event_id: str) -> Path:
+    rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
+    return out_dir / rel
+
+
+def _replace(target: Path, files: dict[str, str]) -> None:
+    tmp = target.with_name(f".{target.name}.tmp")
+    old = target.with_name(f".{target.name}.old")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for name, text in files.items():
+        (tmp / name).write_text(text, encoding="utf-8")
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        os.replace(target, old)
+    os.replace(tmp, target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
+    """(Re)write the publication of every event in a month touched by this run, and of any event
+    missing one; remove the publication of an event whose standings no longer stand."""
+    organisation = org["organisation"]
+    rows = _standings(con, organisation)
+    written = []
+    current = set()
+    for event_id, g in rows.groupby("event_id", sort=True):
+        target = _folder(out_dir, organisation, event_id)
+        current.add(event_id)
+        if str(g["event_date"].iloc[0])[:7] not in affected_months and target.exists():
+            continue
+        _replace(target, render_event(g.reset_index(drop=True), org))
+        written.append(target)
+    ever = fetch(con, "select distinct event_id, event_date from lake_jcbl_standings where organisation = ?", [organisation])
+    for r in ever.itertuples():
+        target = _folder(out_dir, organisation, r.event_id)
+        if r.event_id not in current and str(r.event_date)[:7] in affected_months and (target / "index.html").exists():
+            shutil.rmtree(target)
+    return written
+
+
+def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str | None = None) -> list[str]:
+    """Season RP/BP/MP of a JCBL player, then each entry of the player with its place and award."""
+    lines = []
+    seasons = fetch(
+        con,
+        "select * from jcbl_masterpoints where player_id = ? order by organisation, season",
+        [player_id],
+    )
+    for r in seasons.itertuples():
+        lines.append(f"JCBL {r.organisation} season {r.season}: RP {r.rp} + BP {r.bp} = MP {r.mp}; "
+                     f"lifetime MP {r.lifetime_mp}")
+    entries = fetch(
+        con,
+        """
+        select * from jcbl_standings
+        where list_contains(string_split(players, ' '), ?) and (? is null or event_id = ?)
+        order by organisation, event_date, event_id, unit desc, entrant
+        """,
+        [player_id, event_id, event_id],
+    )
+    for r in entries.itertuples():
+        where = f"{r.unit} {r.entrant}" + (f" (flight {r.flight})" if r.flight else "")
+        lines.append(f"JCBL {r.event_date} {r.event_id} {r.kind_label}: {where} place {r.rank_label} of {r.field_size}: "
+                     f"RP {r.rp}, BP {r.bp} [{r.source_file} {r.location}]")
+    return lines

@@ -1,0 +1,503 @@
+"""JCBL masterpoints as a rule system of the nightly run (the contract: pipelines/core/system.py).
+
+What an office drops in ``inbox/<organisation>/`` (docs/jcbl.md, "The inbox and the nightly run"):
+
+    <event>.event.txt              the event settings (date, kind, class, strats ...)
+    <event>.standings.csv          the final standings (rank, entrant, players, scores)
+    opening_balances.csv           points players brought when they joined (also <name>.opening_balances.csv)
+
+An event is a PAIR of files that may arrive on different nights, so:
+
+* The standings file is the unit of posting. Every award line, the event record and the
+  ``jcbl_standings`` rows of an event carry the standings file's path and content hash. A
+  corrected standings file is therefore an ordinary correction: the run reverses the lines of
+  that path and this module posts the new ones (with the event settings read from the inbox).
+* The event id is the path of the pair without its suffix: ``jcbl-tokyo/2024-06-16-stf``.
+* Whichever file of the pair arrives, the other one is read from the inbox, where it stays after
+  being processed: standings arriving after their event file are posted that night; an event file
+  arriving after its standings posts the standings that were waiting. A file whose partner is not
+  in the inbox yet is quarantined with "waiting for <the other file>"; nothing needs re-sending
+  once the partner arrives.
+* A corrected event file whose standings are already posted: if the corrected settings give the
+  same awards (a new name, say), nothing changes. Otherwise it is quarantined with what to do
+  (send the standings file again with any change), because the run reverses lines only of the
+  path that was corrected, and the lines belong to the standings path. (Reversing them here would
+  need a core change; see the report of issue 4.)
+
+Strat holdings as of an event date: every JCBL award line of the organisation dated before it
+(reversals included; lines of files corrected this night left out), the lines of this night's
+earlier events, and the opening balances dated on or before it. An event posted late does not
+change the strats of events already posted (posted history is never rewritten silently).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path, PurePosixPath
+
+import pandas as pd
+
+from pipelines.core import ledger
+from pipelines.core.inbox import IGNORED_PREFIXES
+from pipelines.core.system import RunContext, SourceFile, SystemBatch
+from pipelines.jcbl.awards import aggregate_awards, award_components, check_event, winning_vp
+from pipelines.jcbl.parse import holdings_as_of, parse_event, parse_opening_balances, parse_standings
+from pipelines.jcbl.rules import JcblRules, load_rules
+from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
+from schemas.jcbl import LAKE_DECIMALS, PERCENT, VP, JcblStanding
+from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, SourceRecord
+
+SYSTEM_NAME = "jcbl"
+EVENT_SUFFIX = ".event.txt"
+STANDINGS_SUFFIX = ".standings.csv"
+OPENING_NAME = "opening_balances.csv"
+DEFAULT_SEASON_START = 4  # April–March
+KNOWN_OPTIONS: set[str] = set()  # the [options] table of a JCBL organisation: none yet
+
+_AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
+_EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
+_STANDING_COLUMNS = list(JcblStanding.to_schema().columns)
+
+
+# --------------------------------------------------------------------------- file names
+
+
+def role_of(source_file: str) -> str | None:
+    """'event', 'standings', 'opening' or None (not a JCBL file name)."""
+    name = PurePosixPath(source_file).name.lower()
+    if name.endswith(EVENT_SUFFIX) and len(name) > len(EVENT_SUFFIX):
+        return "event"
+    if name.endswith(STANDINGS_SUFFIX) and len(name) > len(STANDINGS_SUFFIX):
+        return "standings"
+    if name == OPENING_NAME or name.endswith("." + OPENING_NAME):
+        return "opening"
+    return None
+
+
+def event_key(source_file: str) -> str:
+    """The event id: the path of an event or standings file without its suffix."""
+    suffix = EVENT_SUFFIX if role_of(source_file) == "event" else STANDINGS_SUFFIX
+    return source_file[: -len(suffix)]
+
+
+def season_label(dates: pd.Series, start_month: int) -> pd.Series:
+    """Balance season of each date: '2024-25' for April 2024 – March 2025 (start month 4);
+    a season starting in January is labelled by its year ('2024')."""
+    d = pd.to_datetime(dates.astype("string"))
+    year = d.dt.year - (d.dt.month < start_month).astype(int)
+    if start_month == 1:
+        return year.astype(str)
+    return year.astype(str) + "-" + ((year + 1) % 100).astype(str).str.zfill(2)
+
+
+def _start_month(org: pd.Series) -> int:
+    value = org.get("season_start_month")
+    return DEFAULT_SEASON_START if value is None or pd.isna(value) else int(value)
+
+
+def _check_options(org: pd.Series) -> None:
+    options = json.loads(org.get("options") or "{}")
+    unknown = set(options) - KNOWN_OPTIONS
+    if unknown:
+        from pipelines.core.settings import SettingsError
+
+        raise SettingsError(f"{org['settings_file']}: unknown [options] for a JCBL organisation: {', '.join(sorted(unknown))}")
+
+
+# --------------------------------------------------------------------------- inbox look-ups
+
+
+@dataclass
+class _File:
+    source_file: str
+    path: Path
+    sha256: str
+    data: bytes
+    in_batch: bool
+
+
+@dataclass
+class _Unit:
+    key: str
+    event: _File | None = None
+    standings: _File | None = None
+    missing: str = ""  # why a partner could not be used
+
+
+def _inbox_root(ctx: RunContext, source: SourceFile) -> Path:
+    if ctx.inbox is not None:
+        return Path(ctx.inbox)
+    # `pointledger check` has no inbox: the partner is looked up next to the file itself
+    return source.path.parents[len(PurePosixPath(source.source_file).parts) - 1]
+
+
+def _on_disk(root: Path, source_file: str) -> Path | None:
+    """The file at `source_file` under the inbox, matching the name case-insensitively."""
+    target = root / source_file
+    if target.is_file():
+        return target
+    folder = target.parent
+    if not folder.is_dir():
+        return None
+    for candidate in folder.iterdir():
+        if candidate.name.lower() == target.name.lower() and candidate.is_file():
+            return candidate
+    return None
+
+
+def _load(root: Path, source_file: str) -> _File | None:
+    path = _on_disk(root, source_file)
+    if path is None:
+        return None
+    data = path.read_bytes()
+    rel = path.relative_to(root).as_posix()
+    return _File(rel, path, hashlib.sha256(data).hexdigest(), data, in_batch=False)
+
+
+def _latest_status(ctx: RunContext, organisation: str) -> pd.Series:
+    """source_file → status of its latest processed version (posted, quarantined, duplicate ...)."""
+    sources = ctx.lake.read("sources", SourceRecord, organisation)
+    if sources.empty:
+        return pd.Series(dtype="string")
+    latest = sources.sort_values(["run_id", "source_file"]).drop_duplicates("source_file", keep="last")
+    return latest.set_index("source_file")["status"]
+
+
+# --------------------------------------------------------------------------- the system
+
+
+class JcblSystem:
+    name = SYSTEM_NAME
+    accepted_suffixes = (".txt", ".csv")
+    lake_tables = {"jcbl_standings": JcblStanding}
+    warehouse_sql = ["warehouse/jcbl_standings", "warehouse/jcbl_masterpoints"]
+
+    def rules(self, ctx: RunContext) -> JcblRules:
+        return load_rules(Path(ctx.data_dir) / "rules" / "jcbl")
+
+    def process(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
+                superseded: set[str]) -> SystemBatch:
+        return _Batch(ctx, org, sources, superseded, self.rules(ctx)).run()
+
+    # -- warehouse, publications, explain: see publish.py ---------------------------------------
+    def warehouse_tables(self, ctx: RunContext, org: pd.Series) -> dict[str, pd.DataFrame]:
+        kinds = self.rules(ctx).tables["event_kinds"]
+        return {"jcbl_event_kinds": kinds[["rule_version", "kind", "label", "description"]].astype(str).reset_index(drop=True)}
+
+    def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
+        from pipelines.jcbl.publish import publish_events
+
+        return publish_events(con, org, affected_months, out_dir)
+
+    def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
+        from pipelines.jcbl.publish import explain_player
+
+        return explain_player(con, player_id, event_id)
+
+
+SYSTEM = JcblSystem()
+
+
+class _Batch:
+    """One night's new or corrected files of one JCBL organisation."""
+
+    def __init__(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], superseded: set[str], rules: JcblRules):
+        _check_options(org)
+        self.ctx, self.org, self.sources, self.superseded, self.rules = ctx, org, sources, superseded, rules
+        self.organisation = org["organisation"]
+        self.start_month = _start_month(org)
+        self.root = _inbox_root(ctx, sources[0]) if sources else Path(".")
+        self.quarantine: list[tuple[str, str, str]] = []
+        self.posted: dict[str, int] = {}  # batch source_file → records posted
+        self.awards: list[pd.DataFrame] = []
+        self.events: list[pd.DataFrame] = []
+        self.standings: list[pd.DataFrame] = []
+        self._history: pd.DataFrame | None = None
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _reject(self, source_file: str, location: str, reason: str) -> None:
+        self.quarantine.append((source_file, location, reason))
+
+    def _reject_frame(self, frame: pd.DataFrame) -> None:
+        self.quarantine.extend(zip(frame["source_file"], frame["location"], frame["reason"]))
+
+    def _hold(self, unit: _Unit, reason: str) -> None:
+        """A 'whole file' line for each file of the unit that arrived tonight."""
+        for f in (unit.event, unit.standings):
+            if f is not None and f.in_batch:
+                self._reject(f.source_file, "whole file", reason)
+
+    # -- the night's work --------------------------------------------------------------------------
+    def run(self) -> SystemBatch:
+        batch_files = {"event": [], "standings": [], "opening": []}
+        for s in self.sources:
+            role = role_of(s.source_file)
+            if role is None:
+                self._reject(s.source_file, "whole file",
+                             f"not a JCBL file name: expected <event>{EVENT_SUFFIX} (event settings), <event>{STANDINGS_SUFFIX} "
+                             f"(final standings) or {OPENING_NAME} (opening balances), found {PurePosixPath(s.source_file).name!r}; "
+                             "see docs/jcbl.md. The file waits in the inbox; rename it to be read")
+                continue
+            batch_files[role].append(_File(s.source_file, s.path, s.sha256, s.read(), in_batch=True))
+
+        self.openings = self._opening_balances(batch_files["opening"])
+        units = self._units(batch_files["event"], batch_files["standings"])
+        ready = [r for r in (self._parse(u) for u in units) if r is not None]
+        for unit, event, standings in sorted(ready, key=lambda r: (r[1]["event"]["event_date"].iloc[0], r[0].key)):
+            self._score(unit, event, standings)
+        return self._result()
+
+    def _opening_balances(self, batch: list[_File]) -> pd.DataFrame:
+        """Every opening-balance file of the organisation (tonight's ones report their problems)."""
+        names = {f.source_file for f in batch}
+        files = list(batch)
+        org_dir = self.root / self.organisation
+        if org_dir.is_dir():
+            for path in sorted(org_dir.rglob("*")):
+                rel = path.relative_to(self.root).as_posix()
+                if (path.is_file() and role_of(rel) == "opening" and rel not in names
+                        and not any(p.startswith(IGNORED_PREFIXES) for p in PurePosixPath(rel).parts)):
+                    files.append(_File(rel, path, "", path.read_bytes(), in_batch=False))
+        frames = []
+        for f in sorted(files, key=lambda f: f.source_file):
+            parsed, problems = parse_opening_balances(f.source_file, f.data, self.organisation)
+            frame = parsed["opening_balances"]
+            if f.in_batch:
+                self._reject_frame(problems)
+            frames.append(frame)
+        if not frames:
+            return None
+        allp = pd.concat(frames, ignore_index=True)
+        dup = allp.duplicated("player_id", keep="first")
+        first = allp[~dup].set_index("player_id")
+        for row in allp[dup].itertuples():
+            if row.source_file in names:
+                other = first.loc[row.player_id]
+                self._reject(row.source_file, row.location,
+                             f"player {row.player_id} already has an opening balance in {other['source_file']} {other['location']}; "
+                             "a player has one opening balance: remove one of the two lines")
+        kept = allp[~dup].reset_index(drop=True)
+        accepted = kept[kept["source_file"].isin(names)].groupby("source_file").size()
+        for name in names:
+            self.posted[name] = int(accepted.get(name, 0))
+        return kept
+
+    def _units(self, events: list[_File], standings: list[_File]) -> list[_Unit]:
+        units: dict[str, _Unit] = {}
+        for f in standings:
+            units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file))).standings = f
+        for f in events:
+            units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file))).event = f
+        status = None
+        for unit in units.values():
+            if unit.event is None:
+                unit.event = _load(self.root, unit.key + EVENT_SUFFIX)
+            if unit.standings is None:
+                found = _load(self.root, unit.key + STANDINGS_SUFFIX)
+                if found is not None:
+                    status = _latest_status(self.ctx, self.organisation) if status is None else status
+                    if status.get(found.source_file) == "duplicate":
+                        unit.missing = (f"the standings file {found.source_file} has the same content as a file posted earlier, "
+                                        "so it was not read (the same content under two names posts once); if this is a "
+                                        "different event, send its own standings")
+                        found = None
+                unit.standings = found
+        return [units[k] for k in sorted(units)]
+
+    def _parse(self, unit: _Unit):
+        """Parse both files of a unit: (unit, event frames, standings frame), or None when held."""
+        if unit.standings is None:
+            expected = unit.key + STANDINGS_SUFFIX
+            self._hold(unit, unit.missing or (
+                f"waiting for the standings file {expected} (rank, entrant, players ...; see docs/jcbl.md): the event is "
+                "posted the night it arrives; this event file need not be sent again"))
+            return None
+        if unit.event is None:
+            expected = unit.key + EVENT_SUFFIX
+            self._hold(unit, f"waiting for the event settings file {expected} (date, kind, class ...; see docs/jcbl.md): "
+                             "the standings are posted the night it arrives; this standings file need not be sent again")
+            return None
+        event, eq = parse_event(unit.event.source_file, unit.event.data, self.organisation)
+        standings, sq = parse_standings(unit.standings.source_file, unit.standings.data)
+        if unit.event.in_batch:
+            self._reject_frame(eq)
+        if unit.standings.in_batch:
+            self._reject_frame(sq)
+        if len(eq):
+            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.itertuples())
+            if unit.standings.in_batch:
+                self._reject(unit.standings.source_file, "whole file",
+                             f"held back until the event settings file {unit.event.source_file} is corrected ({detail}); "
+                             "send the corrected event file, these standings need not be sent again")
+            return None
+        if len(sq):
+            if not unit.standings.in_batch:
+                detail = "; ".join(f"{r.location}: {r.reason}" for r in sq.itertuples() if r.location != "file")
+                self._reject(unit.event.source_file, "whole file",
+                             f"waiting for a corrected standings file {unit.standings.source_file}: {detail}")
+            return None
+        event = {name: frame.assign(event_id=unit.key) for name, frame in event.items()}
+        st = standings["standings"].assign(event_id=unit.key)
+        return unit, event, st
+
+    # -- scoring -----------------------------------------------------------------------------------
+    def _history_before(self, when: pd.Timestamp) -> pd.DataFrame:
+        """Award lines (player_id, event_date, points) dated before `when`: the ledger + tonight's."""
+        if self._history is None:
+            lake = self.ctx.lake.read("awards", AwardLine, self.organisation, where="system = ?", params=[SYSTEM_NAME])
+            self._history = lake[~lake["source_file"].isin(self.superseded)][["player_id", "event_date", "points"]]
+        parts = [self._history] + [a[["player_id", "event_date", "points"]] for a in self.awards]
+        allp = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts) else self._history
+        return allp[pd.to_datetime(allp["event_date"].astype("string")) < when]
+
+    def _precision(self, st: pd.DataFrame, source_file: str) -> pd.DataFrame:
+        """Scores the lake cannot store exactly (more than 4 decimals)."""
+        rows = []
+        for col, label in (("session_1_pct", "session_1"), ("session_2_pct", "session_2"), ("winning_vp", "winning_vp")):
+            too_fine = st[st[col].map(lambda v: isinstance(v, Decimal) and v.as_tuple().exponent < -LAKE_DECIMALS).astype(bool)]
+            rows += [(source_file, loc, f"{label}: expected at most {LAKE_DECIMALS} decimals, found {v}")
+                     for loc, v in zip(too_fine["location"], too_fine[col])]
+        vps = st["match_vps"].str.split().explode().dropna()
+        vps = vps[vps != ""]
+        fine = vps.map(lambda v: Decimal(v).as_tuple().exponent >= -LAKE_DECIMALS).astype(bool)
+        rows += [(source_file, loc, f"match_vps: expected VPs with at most {LAKE_DECIMALS} decimals, found {v}")
+                 for loc, v in zip(st.loc[vps[~fine].index, "location"], vps[~fine])]
+        return pd.DataFrame(rows, columns=["source_file", "location", "reason"])
+
+    def _already_posted(self, standings: _File) -> pd.DataFrame | None:
+        """Standing award lines of this standings version, if it was posted on an earlier night."""
+        events = self.ctx.lake.read("events", EventRecord, self.organisation, where="source_file = ? and source_sha256 = ?",
+                                    params=[standings.source_file, standings.sha256])
+        if events.empty:
+            return None
+        lines = self.ctx.lake.read("awards", AwardLine, self.organisation, where="source_file = ?", params=[standings.source_file])
+        return ledger.standing_lines(lines)
+
+    def _score(self, unit: _Unit, event: dict, st: pd.DataFrame) -> None:
+        ev = event["event"].iloc[0]
+        when = pd.Timestamp(ev["event_date"])
+        holdings = None
+        if len(event["strats"]):
+            holdings = holdings_as_of(self._history_before(when), self.openings, when)
+        problems = check_event(event, st, holdings, self.rules)
+        problems = pd.concat([problems, self._precision(st, unit.standings.source_file)], ignore_index=True)
+        if len(problems):
+            self._reject_frame(problems)
+            detail = "; ".join(f"{r.source_file} {r.location}: {r.reason}" for r in problems.itertuples())
+            self._hold(unit, f"event {unit.key} cannot be scored: {detail}")
+            return
+        components = award_components(event, st, holdings, self.rules)
+        lines = aggregate_awards(components)
+        posted = None if unit.standings.in_batch else self._already_posted(unit.standings)
+        if posted is not None:
+            # tonight brought a corrected event file for standings posted on an earlier night
+            before = set(zip(posted["player_id"], posted["denomination"], posted["points"].map(Decimal)))
+            after = set(zip(lines["player_id"], lines["denomination"], lines["points"]))
+            if before == after:
+                self.posted[unit.event.source_file] = 1
+            else:
+                self._reject(unit.event.source_file, "whole file",
+                             f"the awards of {unit.key} were posted from the earlier settings and these settings change them; "
+                             f"to repost them, send the standings file {unit.standings.source_file} again with any change "
+                             "(e.g. add a line '# settings corrected'): the next run then reverses the earlier awards and "
+                             "posts them under these settings")
+            return
+        self._post(unit, ev, st, components, lines)
+
+    def _post(self, unit: _Unit, ev: pd.Series, st: pd.DataFrame, components: pd.DataFrame, lines: pd.DataFrame) -> None:
+        standings, settings = unit.standings, unit.event
+        dates = pd.to_datetime(lines["event_date"])
+        n = len(lines)
+        drafts = pd.DataFrame({
+            "organisation": self.organisation,
+            "system": SYSTEM_NAME,
+            "event_id": unit.key,
+            "event_date": pd.Series(dates.dt.date.to_numpy(), dtype=DATE),
+            "player_id": lines["player_id"].to_numpy(),
+            "denomination": lines["denomination"].to_numpy(),
+            "points": pd.Series(list(lines["points"]), dtype=POINTS),
+            "rule_version": lines["rule_version"].to_numpy(),
+            "basis": lines["basis"].to_numpy(),
+            "season": season_label(pd.Series(dates.dt.date.to_numpy()), self.start_month).to_numpy() if n else [],
+            "source_file": standings.source_file,
+            "source_sha256": standings.sha256,
+            "location": lines["location"].to_numpy(),
+        }, index=range(n))
+        self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
+
+        line_numbers = st["location"].str.extract(r"(\d+)")[0].astype(int)
+        self.events.append(pd.DataFrame([{
+            "event_id": unit.key, "organisation": self.organisation, "system": SYSTEM_NAME,
+            "event_date": when_date(ev["event_date"]), "kind": f"jcbl_{ev['kind']}",
+            "source_file": standings.source_file, "source_sha256": standings.sha256,
+            "location": f"standings lines {line_numbers.min()}–{line_numbers.max()}; settings {settings.source_file}",
+        }])[_EVENT_COLUMNS])
+
+        # one row per entrant, with what each of its players received for that entry
+        per_player = components.groupby(["unit", "entrant", "player_id", "denomination"])["points"].agg(
+            lambda s: sum(s, Decimal("0.00")))
+        per_entrant = per_player.groupby(level=["unit", "entrant", "denomination"]).max().unstack("denomination")
+        rows = st.merge(per_entrant.reset_index(), on=["unit", "entrant"], how="left") if len(per_entrant) else st.assign(RP=None, BP=None)
+        for d in ("RP", "BP"):
+            if d not in rows:
+                rows[d] = None
+        scale = ev["vp_scale"]
+        teams = rows["unit"] == "team"
+        computed = winning_vp(rows["match_vps"], scale) if pd.notna(scale) else pd.Series(None, index=rows.index, dtype=object)
+        wvp = rows["winning_vp"].where(rows["winning_vp"].notna(), computed.where(teams & (rows["match_vps"] != "")))
+        rs = self.rules.for_date(ev["event_date"])
+        table = pd.DataFrame({
+            "event_id": unit.key, "organisation": self.organisation,
+            "event_date": pd.Series([when_date(ev["event_date"])] * len(rows), dtype=DATE),
+            "event_name": ev["name"] or "", "kind": ev["kind"], "rule_version": rs.rule_version,
+            "unit": rows["unit"], "flight": rows["flight"],
+            "field_size": rows.groupby(["unit", "flight"])["entrant"].transform("size").astype("int64"),
+            "entrant": rows["entrant"], "rank": rows["rank"].astype("int64"), "players": rows["players"],
+            "session_1_pct": pd.Series(list(rows["session_1_pct"]), dtype=PERCENT),
+            "session_2_pct": pd.Series(list(rows["session_2_pct"]), dtype=PERCENT),
+            "winning_vp": pd.Series([None if pd.isna(v) else v for v in wvp], dtype=VP),
+            "match_vps": rows["match_vps"],
+            "rp": pd.Series([Decimal("0.00") if pd.isna(v) else v for v in rows["RP"]], dtype=POINTS),
+            "bp": pd.Series([Decimal("0.00") if pd.isna(v) else v for v in rows["BP"]], dtype=POINTS),
+            "source_file": standings.source_file, "source_sha256": standings.sha256,
+            "settings_file": settings.source_file, "settings_sha256": settings.sha256,
+            "location": rows["location"], "run_id": self.ctx.run_id,
+        })
+        self.standings.append(table[_STANDING_COLUMNS].astype({"rank": INT, "field_size": INT}))
+        self.posted[standings.source_file] = len(st) if standings.in_batch else 0
+        if settings.in_batch:
+            self.posted[settings.source_file] = 1
+
+    # -- the batch's result --------------------------------------------------------------------------
+    def _result(self) -> SystemBatch:
+        quarantine = pd.DataFrame(list(dict.fromkeys(self.quarantine)), columns=["source_file", "location", "reason"])
+        quarantine = quarantine.assign(record=pd.NA)[list(QuarantineDraft.to_schema().columns)] if len(quarantine) \
+            else empty_frame(QuarantineDraft)
+        per_file = quarantine[quarantine["location"] != "whole file"].groupby("source_file").size()
+        names = [s.source_file for s in self.sources]
+        records = pd.DataFrame({
+            "source_file": names,
+            "records_posted": [self.posted.get(n, 0) for n in names],
+            "records_quarantined": [int(per_file.get(n, 0)) for n in names],
+        })
+
+        def concat(frames, model, columns=None):
+            frames = [f for f in frames if len(f)]
+            if not frames:
+                empty = empty_frame(model)
+                return empty[columns] if columns else empty
+            return pd.concat(frames, ignore_index=True)
+
+        return SystemBatch(
+            events=concat(self.events, EventRecord, _EVENT_COLUMNS),
+            awards=concat(self.awards, AwardDraft),
+            quarantine=quarantine,
+            records=records,
+            tables={"jcbl_standings": concat(self.standings, JcblStanding)},
+        )
+
+
+def when_date(value):
+    return pd.Timestamp(value).date()
