@@ -91,8 +91,11 @@ class BoardResults(pa.DataFrameModel):
     neuberg: Series[pd.BooleanDtype] = pa.Field(nullable=True)
     butler_datum: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     mp_den: Series[pd.Int64Dtype] = pa.Field(nullable=True, gt=0)
+    mp_top_x: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
     mp_ns_x: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
     mp_ew_x: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=0)
+    imp_den: Series[pd.Int64Dtype] = pa.Field(nullable=True, gt=0)  # imp_ns = imp_ns_x / imp_den exactly
+    imp_ns_x: Series[pd.Int64Dtype] = pa.Field(nullable=True)
 
     class Config:
         strict = True
@@ -220,6 +223,190 @@ class VpScales(pa.DataFrameModel):
     tau_num: Series[str] = pa.Field(nullable=True)
     blitz_factor: Series[pd.Int64Dtype] = pa.Field(nullable=True, gt=0)
     note: Series[str]
+
+    class Config:
+        strict = True
+        coerce = True
+
+
+# ---------------------------------------------------------------------------------------------
+# Lake tables of the nightly run (pipelines/bridge/system.py). Arrow dtypes throughout: exact
+# decimals (decimal128), date32 dates. Every row carries the organisation, the event, the event
+# date (the month partition), the source file version and the run that wrote it. The JCBL
+# masterpoint system reads bridge_session_standings and bridge_team_matches from the lake.
+
+import pyarrow as _pa_arrow  # noqa: E402
+
+from schemas.common import BOOL, DATE, INT, TEXT  # noqa: E402
+
+MATCHPOINTS = pd.ArrowDtype(_pa_arrow.decimal128(12, 2))  # per board, half-up to 2 places for display
+TOTAL = pd.ArrowDtype(_pa_arrow.decimal128(18, 2))
+PERCENT = pd.ArrowDtype(_pa_arrow.decimal128(5, 2))
+VICTORY_POINTS = pd.ArrowDtype(_pa_arrow.decimal128(6, 2))
+
+
+class BridgeSession(pa.DataFrameModel):
+    """Lake table ``bridge_sessions``: one row per session of an event (what a notice board heads)."""
+
+    organisation: TEXT = pa.Field()
+    event_id: TEXT = pa.Field()
+    session: INT = pa.Field(ge=1)
+    session_event_id: TEXT = pa.Field()  # the id of its row in the core ``events`` table
+    event_date: DATE = pa.Field()
+    event_name: TEXT = pa.Field()
+    movement: TEXT = pa.Field(isin=["mitchell", "howell", "teams"])
+    scoring: TEXT = pa.Field(isin=["MP", "XIMP", "BUTLER", "TEAMS"])
+    winner_type: INT = pa.Field(isin=[1, 2])
+    sections: INT = pa.Field(ge=1)
+    entrants: INT = pa.Field(ge=0)
+    boards: INT = pa.Field(ge=1)
+    traveller_lines: INT = pa.Field(ge=1)
+    adjusted_lines: INT = pa.Field(ge=0)
+    mp_scale: TEXT = pa.Field(isin=["2/1/0", "1/0.5/0"])
+    vp_scale: TEXT = pa.Field()
+    source_file: TEXT = pa.Field()
+    source_sha256: TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
+    run_id: TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "session"]
+
+
+class BridgeBoardResult(pa.DataFrameModel):
+    """Lake table ``bridge_board_results``: one traveller line with its Law 77 score and its
+    matchpoints (pairs) or IMPs (IMP pairs, teams). ``mp_ns``/``mp_ew``/``imp_ns`` are rounded
+    half-up to 2 places for display; the exact values are ``mp_ns_x / mp_den`` (2/1/0 scale) and
+    ``imp_ns_x / imp_den``."""
+
+    organisation: TEXT = pa.Field()
+    event_id: TEXT = pa.Field()
+    event_date: DATE = pa.Field()
+    session: INT = pa.Field(ge=1)
+    section: TEXT = pa.Field()
+    board: INT = pa.Field(ge=1)
+    round: INT = pa.Field(nullable=True)
+    ns_pair: TEXT = pa.Field(str_length={"min_value": 1})
+    ew_pair: TEXT = pa.Field(str_length={"min_value": 1})
+    contract: TEXT = pa.Field()
+    level: INT = pa.Field(in_range={"min_value": 0, "max_value": 7})
+    strain: TEXT = pa.Field(isin=STRAINS)
+    doubled: INT = pa.Field(isin=[0, 1, 2])
+    declarer: TEXT = pa.Field(isin=SEATS)
+    tricks: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 13})
+    vulnerable: TEXT = pa.Field(isin=VULS)
+    dealer: TEXT = pa.Field(isin=["N", "E", "S", "W"])
+    score_ns: INT = pa.Field(nullable=True)
+    stated_score_ns: INT = pa.Field(nullable=True)
+    adjusted: TEXT = pa.Field()
+    adj_ns_pct: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
+    adj_ew_pct: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
+    scoring: TEXT = pa.Field(isin=["MP", "XIMP", "BUTLER", "TEAMS"])
+    mp_ns: MATCHPOINTS = pa.Field(nullable=True)
+    mp_ew: MATCHPOINTS = pa.Field(nullable=True)
+    mp_top: MATCHPOINTS = pa.Field(nullable=True)
+    imp_ns: MATCHPOINTS = pa.Field(nullable=True)
+    results_on_board: INT = pa.Field(nullable=True, ge=0)
+    neuberg: BOOL = pa.Field(nullable=True)
+    butler_datum: INT = pa.Field(nullable=True)
+    mp_den: INT = pa.Field(nullable=True, gt=0)
+    mp_top_x: INT = pa.Field(nullable=True, ge=0)
+    mp_ns_x: INT = pa.Field(nullable=True, ge=0)
+    mp_ew_x: INT = pa.Field(nullable=True, ge=0)
+    imp_den: INT = pa.Field(nullable=True, gt=0)
+    imp_ns_x: INT = pa.Field(nullable=True)
+    location: TEXT = pa.Field()
+    source_file: TEXT = pa.Field()
+    source_sha256: TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
+    run_id: TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "session", "section", "round", "board", "ns_pair"]
+
+
+class BridgeSessionStanding(pa.DataFrameModel):
+    """Lake table ``bridge_session_standings``: one entrant's session total, percentage and rank
+    (pairs events; ``score`` is matchpoints or IMPs, see ``scoring``)."""
+
+    organisation: TEXT = pa.Field()
+    event_id: TEXT = pa.Field()
+    event_date: DATE = pa.Field()
+    session: INT = pa.Field(ge=1)
+    section: TEXT = pa.Field()
+    direction: TEXT = pa.Field(isin=["NS", "EW", ""])
+    entrant: TEXT = pa.Field(str_length={"min_value": 1})
+    player_ids: TEXT = pa.Field()  # ";"-separated national ids
+    player_names: TEXT = pa.Field()  # "; "-separated
+    score: TOTAL = pa.Field()
+    max_score: TOTAL = pa.Field(nullable=True)
+    percentage: PERCENT = pa.Field(nullable=True, ge=0, le=100)
+    rank: INT = pa.Field(ge=1)
+    rank_label: TEXT = pa.Field(str_matches=r"^\d+=?$")
+    ranked_entrants: INT = pa.Field(ge=1)  # entrants ranked in the same group (section, direction)
+    boards: INT = pa.Field(ge=1)
+    score_x: INT = pa.Field()
+    max_x: INT = pa.Field(nullable=True)
+    score_den: INT = pa.Field(gt=0)
+    scoring: TEXT = pa.Field(isin=["MP", "XIMP", "BUTLER"])
+    source_file: TEXT = pa.Field()
+    source_sha256: TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
+    run_id: TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "session", "section", "direction", "entrant"]
+
+    @pa.dataframe_check(error="rank_label must be the rank, with '=' on a shared place")
+    def label_matches_rank(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["rank_label"].str.rstrip("=") == df["rank"].astype("string")
+
+
+class BridgeTeamMatch(pa.DataFrameModel):
+    """Lake table ``bridge_team_matches``: one team's side of one match (IMPs per board, summed;
+    then VP on ``vp_scale``)."""
+
+    organisation: TEXT = pa.Field()
+    event_id: TEXT = pa.Field()
+    event_date: DATE = pa.Field()
+    session: INT = pa.Field(ge=1)
+    round: INT = pa.Field(nullable=True)
+    team: TEXT = pa.Field(str_length={"min_value": 1})
+    team_name: TEXT = pa.Field()
+    opponent: TEXT = pa.Field(str_length={"min_value": 1})
+    opponent_name: TEXT = pa.Field()
+    player_ids: TEXT = pa.Field()
+    player_names: TEXT = pa.Field()
+    boards: INT = pa.Field(ge=1)
+    imps_for: INT = pa.Field(ge=0)
+    imps_against: INT = pa.Field(ge=0)
+    imp_margin: INT = pa.Field()
+    vp: VICTORY_POINTS = pa.Field(ge=0)
+    vp_scale: TEXT = pa.Field()
+    source_file: TEXT = pa.Field()
+    source_sha256: TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
+    run_id: TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "session", "round", "team"]
+
+    @pa.dataframe_check(error="imp_margin must be imps_for - imps_against")
+    def margin_is_for_minus_against(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["imp_margin"] == df["imps_for"] - df["imps_against"]
+
+
+class BridgeOptions(pa.DataFrameModel):
+    """The ``[options]`` table of a bridge organisation's settings (data/organisations/*.toml)."""
+
+    acbl_scale: Series[bool]
+    vp_scale: Series[str] = pa.Field(str_length={"min_value": 1})
+    butler_trim_min_results: Series[int] = pa.Field(ge=3)
+    boards_per_match: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1)
 
     class Config:
         strict = True

@@ -15,7 +15,7 @@ from pipelines.bridge.matchpoints import matchpoint_boards, session_standings_mp
 BOARD_RESULT_COLUMNS = [
     "event_id", "session", "section", "board", "round", "ns_pair", "ew_pair", "contract", "declarer", "tricks",
     "score_ns", "adjusted", "mp_ns", "mp_ew", "imp_ns", "mp_top", "results_on_board", "neuberg", "butler_datum",
-    "mp_den", "mp_ns_x", "mp_ew_x",
+    "mp_den", "mp_top_x", "mp_ns_x", "mp_ew_x", "imp_den", "imp_ns_x",
 ]
 STANDING_COLUMNS = [
     "event_id", "session", "section", "direction", "entrant", "player_ids", "player_names", "score", "max_score",
@@ -69,6 +69,7 @@ def compute_standings(
     for (scoring, winners, numb), part in lines.groupby(["scoring", "winner_type", "numbering"], sort=False):
         if scoring == "TEAMS":
             tb, prob = team_boards(part)
+            tb = tb.assign(imp_den=1, imp_ns_x=tb["imp_ns"])
             boards_parts.append(tb)
             problems.append(prob)
             team_parts.append(team_matches(tb, vp_scale, boards_per_match))

@@ -1,0 +1,283 @@
+"""A session's notice-board publication (HTML and CSV), and `explain` lines.
+
+var/publications/<organisation>/<event>/ holds, per session:
+
+* index.html: the ranking (NS and EW apart in a two-winner movement; teams by victory points,
+  with every match) and each board's traveller, readable on a phone;
+* standings.csv: the ranking; travellers.csv: every traveller line with its score and matchpoints
+  or IMPs (matches.csv for teams). Text cells are made safe against spreadsheet formulas.
+
+Everything comes from the warehouse views (current file versions only). A folder is rewritten
+when its source file version, the scales or this code's template change; folders of sessions
+that no longer stand (a corrected file that renamed its event) are removed.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import os
+import re
+import shutil
+from decimal import Decimal
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from pipelines.core.sql import fetch
+from pipelines.mahjong.publish import spreadsheet_safe
+
+TEMPLATE_DIR = Path(__file__).parent / "templates"
+_TEMPLATES = Environment(
+    loader=FileSystemLoader(TEMPLATE_DIR),
+    autoescape=select_autoescape(["html", "j2"]),
+    keep_trailing_newline=True,
+)
+MARKER = ".version"
+SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "N": "NT"}
+MOVEMENTS = {"mitchell": "ミッチェル Mitchell", "howell": "ハウエル Howell", "teams": "チーム戦 Teams"}
+SCORINGS = {"MP": "マッチポイント Matchpoints", "XIMP": "クロスIMP Cross-IMPs", "BUTLER": "バトラー Butler IMPs",
+            "TEAMS": "IMP → VP"}
+DIRECTIONS = {"NS": "南北 NS", "EW": "東西 EW", "": ""}
+
+
+def folder_name(session_event_id: str, organisation: str) -> str:
+    """A safe folder name for a session: the id without the organisation, no path characters."""
+    text = session_event_id[len(organisation) + 1:] if session_event_id.startswith(organisation + ":") else session_event_id
+    text = re.sub(r"[^\w-]+", "-", text, flags=re.UNICODE).strip("-_.")
+    return text or "session"
+
+
+def _text(value) -> str:
+    return "" if value is None or value is pd.NA or (isinstance(value, float) and value != value) else str(value)
+
+
+def _contract(row) -> str:
+    if row["adjusted"]:
+        return row["adjusted"]
+    if row["contract"] == "PASS":
+        return "Pass"
+    return f"{row['level']}{SUITS.get(row['strain'], row['strain'])}" + "X" * int(row["doubled"])
+
+
+def _result(row) -> str:
+    if row["adjusted"] or row["contract"] == "PASS" or pd.isna(row["tricks"]):
+        return ""
+    over = int(row["tricks"]) - 6 - int(row["level"])
+    return "=" if over == 0 else f"{over:+d}".replace("-", "−")
+
+
+def _number(value) -> str:
+    text = _text(value)
+    return text.replace("-", "−") if text.startswith("-") else text
+
+
+def _numeric_first(values: pd.Series) -> pd.Series:
+    """Sort key for pair and team numbers: 2 before 10."""
+    return values.astype("string").str.zfill(8)
+
+
+def _ordered(standings: pd.DataFrame) -> pd.DataFrame:
+    """Sections, then NS before EW, then rank and pair number."""
+    return standings.assign(_d=standings["direction"].map({"NS": 0, "EW": 1, "": 2}), _e=_numeric_first(standings["entrant"])) \
+        .sort_values(["section", "_d", "rank", "_e"]).drop(columns=["_d", "_e"])
+
+
+def _standing_groups(standings: pd.DataFrame) -> list[dict]:
+    groups = []
+    for (section, direction), part in _ordered(standings).groupby(["section", "direction"], sort=False):
+        title = " ".join(x for x in (f"セクション {section}" if section else "", DIRECTIONS[direction]) if x)
+        rows = [
+            {"rank": r.rank_label, "entrant": r.entrant, "names": r.player_names, "score": _number(r.score),
+             "max_score": _text(r.max_score), "percentage": _text(r.percentage), "boards": r.boards}
+            for r in part.itertuples()
+        ]
+        groups.append({"title": title, "rows": rows})
+    return groups
+
+
+def team_ranking(matches: pd.DataFrame) -> pd.DataFrame:
+    """Teams by total victory points (ties share a place), with their IMP totals."""
+    totals = matches.groupby(["team", "team_name", "player_names"], sort=False).agg(
+        matches=("opponent", "size"), imps_for=("imps_for", "sum"), imps_against=("imps_against", "sum"),
+        vp=("vp", "sum")).reset_index()
+    totals["vp"] = totals["vp"].map(lambda v: Decimal(v).quantize(Decimal("0.01")))
+    totals["rank"] = totals["vp"].rank(method="min", ascending=False).astype(int)
+    shared = totals.duplicated("rank", keep=False)
+    totals["rank_label"] = totals["rank"].astype(str) + shared.map({True: "=", False: ""})
+    return totals.sort_values(["rank", "team"]).reset_index(drop=True)
+
+
+def _travellers(boards: pd.DataFrame, scoring: str) -> list[dict]:
+    out = []
+    for (section, board), part in boards.groupby(["section", "board"], sort=True):
+        first = part.iloc[0]
+        rows = []
+        for _, r in part.assign(_n=_numeric_first(part["ns_pair"])).sort_values(["round", "_n"] if scoring == "TEAMS" else ["_n"]).iterrows():
+            score = r["score_ns"]
+            rows.append({
+                "round": _text(r["round"]), "ns": r["ns_pair"], "ew": r["ew_pair"], "contract": _contract(r),
+                "declarer": r["declarer"], "result": _result(r),
+                "score_ns": "" if pd.isna(score) or score <= 0 else str(score) if score > 0 else "",
+                "score_ew": "" if pd.isna(score) or score >= 0 else str(-score),
+                "pass_out": not pd.isna(score) and score == 0,
+                "mp_ns": _text(r["mp_ns"]), "mp_ew": _text(r["mp_ew"]), "imp_ns": _number(r["imp_ns"]),
+                "neuberg": bool(r["neuberg"]) if not pd.isna(r["neuberg"]) else False,
+            })
+        out.append({"section": section, "board": int(board), "dealer": first["dealer"], "vulnerable": first["vulnerable"],
+                    "top": _text(first["mp_top"]), "datum": _text(first["butler_datum"]) if scoring == "BUTLER" else "",
+                    "rows": rows})
+    return out
+
+
+def _csv(header: list[str], rows: list[list]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def render_session(session: pd.Series, standings: pd.DataFrame, boards: pd.DataFrame, matches: pd.DataFrame,
+                   org: pd.Series) -> dict[str, str]:
+    """The files of one session's publication, as text."""
+    teams = session["scoring"] == "TEAMS"
+    ranking = team_ranking(matches) if teams and len(matches) else pd.DataFrame()
+    context = {
+        "club": org["display_name"],
+        "session": session,
+        "movement": MOVEMENTS.get(session["movement"], session["movement"]),
+        "scoring": SCORINGS.get(session["scoring"], session["scoring"]),
+        "teams": teams,
+        "groups": [] if teams else _standing_groups(standings),
+        "percentages": session["scoring"] == "MP",
+        "ranking": ranking.to_dict("records"),
+        "matches": matches.sort_values(["round", "team"]).to_dict("records") if teams else [],
+        "travellers": _travellers(boards, session["scoring"]),
+    }
+    files = {"index.html": _TEMPLATES.get_template("session.html.j2").render(**context)}
+    safe = lambda v: spreadsheet_safe(_text(v))  # noqa: E731 - text cells only; numbers are ours
+    if teams:
+        files["standings.csv"] = _csv(
+            ["rank", "team", "team_name", "players", "matches", "imps_for", "imps_against", "vp"],
+            [[r.rank_label, safe(r.team), safe(r.team_name), safe(r.player_names), r.matches, r.imps_for, r.imps_against, r.vp]
+             for r in ranking.itertuples()])
+        files["matches.csv"] = _csv(
+            ["round", "team", "team_name", "opponent", "opponent_name", "boards", "imps_for", "imps_against", "vp", "vp_scale"],
+            [[_text(r.round), safe(r.team), safe(r.team_name), safe(r.opponent), safe(r.opponent_name), r.boards, r.imps_for,
+              r.imps_against, r.vp, safe(r.vp_scale)] for r in matches.sort_values(["round", "team"]).itertuples()])
+    else:
+        ordered = _ordered(standings)
+        files["standings.csv"] = _csv(
+            ["section", "direction", "rank", "pair", "players", "player_ids", "score", "max_score", "percentage", "boards"],
+            [[safe(r.section), r.direction, r.rank_label, safe(r.entrant), safe(r.player_names), safe(r.player_ids),
+              _text(r.score), _text(r.max_score), _text(r.percentage), r.boards] for r in ordered.itertuples()])
+    files["travellers.csv"] = _csv(
+        ["section", "board", "round", "ns_pair", "ew_pair", "contract", "declarer", "tricks", "score_ns", "adjusted",
+         "mp_ns", "mp_ew", "imp_ns"],
+        [[safe(r.section), r.board, _text(r.round), safe(r.ns_pair), safe(r.ew_pair), safe(r.contract), r.declarer,
+          _text(r.tricks), _text(r.score_ns), safe(r.adjusted), _text(r.mp_ns), _text(r.mp_ew), _text(r.imp_ns)]
+         for r in boards.assign(_n=_numeric_first(boards["ns_pair"])).sort_values(["section", "board", "round", "_n"]).itertuples()])
+    return files
+
+
+def _template_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(TEMPLATE_DIR.glob("*")) + [Path(__file__)]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _write_folder(target: Path, files: dict[str, str], marker: str) -> None:
+    out_dir = target.parent
+    tmp = out_dir / f".{target.name}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for name, text in files.items():
+        (tmp / name).write_text(text, encoding="utf-8")
+    (tmp / MARKER).write_text(marker, encoding="utf-8")
+    old = out_dir / f".{target.name}.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        os.replace(target, old)
+    os.replace(tmp, target)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def publish_sessions(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path) -> list[Path]:
+    """(Re)write the publication of every session whose folder is missing or out of date."""
+    organisation = org["organisation"]
+    sessions = fetch(con, "select * from bridge_sessions where organisation = ? order by event_date, event_id, session", [organisation])
+    wanted = {folder_name(s, organisation): s for s in sessions["session_event_id"]}
+    if out_dir.exists():  # sessions that no longer stand (their file was corrected or replaced)
+        for folder in out_dir.iterdir():
+            if folder.is_dir() and (folder / MARKER).exists() and folder.name not in wanted:
+                shutil.rmtree(folder)
+    if sessions.empty:
+        return []
+    code = _template_digest()
+    markers = {}
+    for s in sessions.itertuples():
+        markers[s.session_event_id] = f"{s.source_sha256} {s.mp_scale} {s.vp_scale} {code}\n"
+    stale = [s for s in sessions["session_event_id"]
+             if not ((out_dir / folder_name(s, organisation) / MARKER).exists()
+                     and (out_dir / folder_name(s, organisation) / MARKER).read_text(encoding="utf-8") == markers[s])]
+    if not stale:
+        return []
+    ids = sessions.loc[sessions["session_event_id"].isin(stale), "event_id"].unique().tolist()
+    standings = fetch(con, "select * from session_standings where organisation = ? and event_id in (select unnest(?))", [organisation, ids])
+    boards = fetch(con, "select * from board_results where organisation = ? and event_id in (select unnest(?))", [organisation, ids])
+    matches = fetch(con, "select * from team_matches where organisation = ? and event_id in (select unnest(?))", [organisation, ids])
+    written = []
+    for _, session in sessions[sessions["session_event_id"].isin(stale)].iterrows():
+        def of(frame: pd.DataFrame) -> pd.DataFrame:
+            return frame[(frame["event_id"] == session["event_id"]) & (frame["session"] == session["session"])]
+        files = render_session(session, of(standings), of(boards), of(matches), org)
+        target = out_dir / folder_name(session["session_event_id"], organisation)
+        _write_folder(target, files, markers[session["session_event_id"]])
+        written.append(target)
+    return written
+
+
+def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str | None) -> list[str]:
+    """The player's session results (what a masterpoint award is computed from)."""
+    pairs = fetch(
+        con,
+        """
+        select s.event_date, s.event_id, s.session, s.section, s.direction, s.entrant, s.score, s.max_score,
+               s.percentage, s.rank_label, s.ranked_entrants, s.scoring, b.event_name
+        from session_standings as s
+        inner join bridge_sessions as b using (organisation, event_id, session)
+        where list_contains(string_split(s.player_ids, ';'), ?) and (? is null or s.event_id = ? or b.session_event_id = ?)
+        order by s.event_date, s.event_id, s.session
+        """,
+        [player_id, event_id, event_id, event_id],
+    )
+    lines = []
+    for r in pairs.itertuples():
+        who = " ".join(x for x in (f"section {r.section}" if r.section else "", f"pair {r.entrant}", r.direction) if x)
+        if r.scoring == "MP":
+            result = f"{r.score} of {r.max_score} matchpoints = {r.percentage} %"
+        else:
+            result = f"{r.score} IMPs ({r.scoring})"
+        lines.append(f"{r.event_date} {r.event_name} [{r.event_id}, session {r.session}]: {who}, {result}, "
+                     f"place {r.rank_label} of {r.ranked_entrants}")
+    teams = fetch(
+        con,
+        """
+        select t.event_date, t.event_id, t.team, t.team_name, count(*) as matches, sum(t.imps_for) as imps_for,
+               sum(t.imps_against) as imps_against, sum(t.vp) as vp, b.event_name
+        from team_matches as t
+        inner join bridge_sessions as b using (organisation, event_id, session)
+        where list_contains(string_split(t.player_ids, ';'), ?) and (? is null or t.event_id = ?)
+        group by all
+        order by t.event_date, t.event_id
+        """,
+        [player_id, event_id, event_id],
+    )
+    for r in teams.itertuples():
+        lines.append(f"{r.event_date} {r.event_name} [{r.event_id}]: team {r.team} {r.team_name}, {r.matches} matches, "
+                     f"IMPs {r.imps_for}–{r.imps_against}, {r.vp} VP")
+    return lines
