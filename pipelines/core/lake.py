@@ -23,9 +23,9 @@ import duckdb
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow as pa_arrow
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipelines.core.dates import month_keys
 from pipelines.core.settings import StatePaths
 from schemas.common import arrow_schema, empty_frame
 
@@ -163,9 +163,8 @@ class StagedRun:
             return []
         schema = arrow_schema(model)
         keys = ["organisation"] + (["_month"] if month_column else [])
-        if month_column:  # the month folder of each row, computed in Arrow (dates are date32)
-            months = pc.strftime(pa_arrow.array(frame[month_column]).cast(pa_arrow.timestamp("s")), format="%Y-%m")
-            frame = frame.assign(_month=pd.Series(months.to_numpy(zero_copy_only=False), index=frame.index))
+        if month_column:  # the month folder of each row
+            frame = frame.assign(_month=month_keys(frame[month_column]))
         written = []
         for key, part in frame.groupby(keys, sort=True):
             key = key if isinstance(key, tuple) else (key,)

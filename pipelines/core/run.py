@@ -31,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from pipelines.core import inbox, ledger, warehouse
+from pipelines.core.dates import month_keys
 from pipelines.core.lake import Lake, StagedRun, write_json_atomically
 from pipelines.core.settings import DATA_DIR, StatePaths, load_organisations
 from pipelines.core.sql import connect
@@ -264,8 +265,8 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             # with: lines of a file live in the months of its events, and a reversal in the
             # month of the line it reverses, so (organisation, month) partitions suffice.
             touched = pd.concat([checked["awards"][["organisation", "event_date"]], checked["events"][["organisation", "event_date"]]])
-            touched_months = pd.to_datetime(touched["event_date"].astype("string")).dt.strftime("%Y-%m")
-            scope = {org: set(m) for org, m in touched.assign(month=touched_months.to_numpy()).groupby("organisation")["month"]}
+            touched = touched.assign(month=month_keys(touched["event_date"])).drop_duplicates(["organisation", "month"])
+            scope = {org: set(m) for org, m in touched.groupby("organisation")["month"]}
             for table, model in [("awards", AwardLine), ("events", EventRecord)]:
                 files_ = [f for org, months in scope.items() for f in lake.committed_files(table, org, months)]
                 warehouse.create_lake_view(con, table, model, files_ + staged.staged_paths(table))
@@ -280,7 +281,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     # The months each organisation's publications must be refreshed for: months of the award
     # lines (reversals included) and of the events this run wrote.
     dated = pd.concat([checked["awards"][["organisation", "event_date"]], checked["events"][["organisation", "event_date"]]])
-    dated = dated.assign(month=pd.to_datetime(dated["event_date"].astype("string")).dt.strftime("%Y-%m").to_numpy())
+    dated = dated.assign(month=month_keys(dated["event_date"])).drop_duplicates(["organisation", "month"])
     run_record = {
         "run_id": run_id,
         "as_of": as_of.isoformat(),

@@ -8,8 +8,14 @@ import pandas as pd
 _SPAN_YEARS = 40
 
 
+def _as_datetime(dates: pd.Series) -> pd.Series:
+    if pd.api.types.is_datetime64_any_dtype(dates.dtype):
+        return dates
+    return pd.to_datetime(dates.astype("string"))  # dates from data files (few rows)
+
+
 def _month_index(dates: pd.Series) -> pd.Series:
-    d = pd.to_datetime(dates.astype("string"))
+    d = _as_datetime(dates)
     return d.dt.year * 12 + d.dt.month - 1
 
 
@@ -60,7 +66,7 @@ def period_of(dates: pd.Series, scheme: pd.Series) -> pd.Series:
 
 def season_of(dates: pd.Series, seasons: pd.DataFrame) -> pd.Series:
     """The season each date belongs to (NA where no season covers it)."""
-    d = pd.to_datetime(dates.astype("string"))
+    d = _as_datetime(dates)
     result = pd.Series(pd.NA, index=dates.index, dtype="string")
     for row in seasons.itertuples():  # a handful of seasons, vectorised over the dates
         starts = pd.Timestamp(str(row.starts_on)) if pd.notna(row.starts_on) else pd.Timestamp.min

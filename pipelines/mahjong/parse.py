@@ -27,10 +27,10 @@ import pyarrow.compute as pc
 import pandas as pd
 
 RESULT_COLUMNS = [
-    "source_file", "game_seq", "line_no", "event_date", "date_problem", "date_line",
+    "game_key", "source_file", "game_seq", "line_no", "event_date", "date_problem", "date_line",
     "rank", "rank_given", "player_raw", "score", "raw", "problem",
 ]
-YAKUMAN_COLUMNS = ["source_file", "game_seq", "line_no", "player_raw", "yakuman_name", "raw"]
+YAKUMAN_COLUMNS = ["game_key", "source_file", "game_seq", "line_no", "player_raw", "yakuman_name", "raw"]
 ORPHAN_COLUMNS = ["source_file", "line_no", "raw", "problem"]
 
 
@@ -38,6 +38,7 @@ def empty_results() -> pd.DataFrame:
     """A typed empty result frame (a file with no games must flow through like any other)."""
     return pd.DataFrame(
         {
+            "game_key": pd.Series(dtype="int64"),
             "source_file": pd.Series(dtype="string"), "game_seq": pd.Series(dtype="float64"),
             "line_no": pd.Series(dtype="int64"), "event_date": pd.Series(dtype="datetime64[ns]"),
             "date_problem": pd.Series(dtype="string"), "date_line": pd.Series(dtype="Float64"),
@@ -50,7 +51,8 @@ def empty_results() -> pd.DataFrame:
 
 def empty_yakuman() -> pd.DataFrame:
     return pd.DataFrame(
-        {"source_file": pd.Series(dtype="string"), "game_seq": pd.Series(dtype="float64"),
+        {"game_key": pd.Series(dtype="int64"),
+         "source_file": pd.Series(dtype="string"), "game_seq": pd.Series(dtype="float64"),
          "line_no": pd.Series(dtype="int64"), "player_raw": pd.Series(dtype="string"),
          "yakuman_name": pd.Series(dtype="string"), "raw": pd.Series(dtype="string")}
     )
@@ -93,16 +95,17 @@ def _normalise_lines(files: list[tuple[str, str]]) -> pd.DataFrame:
     if not raws:
         return pd.DataFrame({"source_file": pd.Series(dtype="string"), "line_no": pd.Series(dtype="int64"),
                              "raw": pd.Series(dtype="string"), "text": pd.Series(dtype="string")})
-    raw = pd.Series(raws, dtype="string")
-    norm = raw.str.normalize("NFKC")
-    for sign, ascii_minus in _MINUS_SIGNS.items():
-        norm = norm.str.replace(sign, ascii_minus, regex=False)
+    raw_arrow = pa.array(raws, type=pa.string())
+    norm = pc.utf8_normalize(raw_arrow, form="NFKC")  # full-width digits and letters, "－" → "-"
+    norm = pc.replace_substring_regex(norm, pattern="[" + "".join(_MINUS_SIGNS) + "]", replacement="-")
+    raw = pd.Series(raw_arrow, dtype="string")
+    norm = pd.Series(pc.utf8_trim_whitespace(norm), dtype="string")
     return pd.DataFrame(
         {
             "source_file": pd.concat(names, ignore_index=True),
             "line_no": pd.concat(numbers, ignore_index=True),
             "raw": raw,
-            "text": norm.str.strip(),
+            "text": norm,
         }
     )
 
@@ -123,8 +126,13 @@ def _matches(texts: pd.Series, pattern: str) -> pd.Series:
 
 
 def _parse_dates(year: pd.Series, month: pd.Series, day: pd.Series) -> pd.Series:
-    text = year.astype("string") + "-" + month.astype("string").str.zfill(2) + "-" + day.astype("string").str.zfill(2)
-    return pd.to_datetime(text, format="%Y-%m-%d", errors="coerce")
+    """Dates from their parts (NaT where there are none, or where they make no calendar date)."""
+    out = pd.Series(pd.NaT, index=year.index, dtype="datetime64[ns]")
+    present = year.notna()
+    if present.any():
+        text = year[present] + "-" + month[present].str.zfill(2) + "-" + day[present].str.zfill(2)
+        out[present] = pd.to_datetime(text, format="%Y-%m-%d", errors="coerce")
+    return out
 
 
 def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -195,6 +203,7 @@ def parse_texts(files: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFram
     )
     results = pd.DataFrame(
         {
+            "game_key": counter,  # one integer per game of the batch: the key every step joins on
             "source_file": lines["source_file"],
             "game_seq": game_seq,
             "line_no": lines["line_no"],
@@ -216,6 +225,7 @@ def parse_texts(files: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFram
     attached = is_yakuman & last_game.notna() & (last_game_date_at.fillna(-1) == date_at.fillna(-1))
     yakuman = pd.DataFrame(
         {
+            "game_key": counter,
             "source_file": lines["source_file"],
             "game_seq": last_game,
             "line_no": lines["line_no"],
@@ -288,6 +298,7 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
     game_seq = pd.Series(pd.factorize(game_key)[0] + 1, index=rows.index)
     results = pd.DataFrame(
         {
+            "game_key": game_seq,
             "source_file": source_file,
             "game_seq": game_seq,
             "line_no": rows["line_no"],
@@ -303,6 +314,6 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
         }
     )
     # The whole game takes the first row's date; rows of one game must agree (checked later).
-    yak = results.loc[yakuman_count.fillna(0) > 0, ["source_file", "game_seq", "line_no", "player_raw", "raw"]]
+    yak = results.loc[yakuman_count.fillna(0) > 0, ["game_key", "source_file", "game_seq", "line_no", "player_raw", "raw"]]
     yak = yak.loc[yak.index.repeat(yakuman_count[yak.index].astype(int))].assign(yakuman_name="")
     return results[RESULT_COLUMNS], yak[YAKUMAN_COLUMNS].reset_index(drop=True), pd.DataFrame(columns=ORPHAN_COLUMNS)

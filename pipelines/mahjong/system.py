@@ -4,7 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 
+from pipelines.core.dates import month_keys
 from pipelines.core.sql import connect, query
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.mahjong import calendar
@@ -32,10 +34,17 @@ def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFram
             orphans.append(o)
         else:
             texts.append((source.source_file, text))
-    r, y, o = parse_texts(texts)
-    results.append(r)
-    yakuman.append(y)
-    orphans.append(o)
+    for chunk in _chunks(texts, lines=200_000):  # bounded memory for a large backlog
+        r, y, o = parse_texts(chunk)
+        results.append(r)
+        yakuman.append(y)
+        orphans.append(o)
+    # game keys are numbered per parse call: make them unique across the batch
+    offset = 0
+    for i, (r, y) in enumerate(zip(results, yakuman)):
+        results[i] = r.assign(game_key=r["game_key"] + offset)
+        yakuman[i] = y.assign(game_key=y["game_key"] + offset)
+        offset += int(r["game_key"].max()) + 1 if len(r) else 0
 
     def concat(frames, empty):
         frames = [f for f in frames if len(f)]
@@ -46,6 +55,18 @@ def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFram
         concat(yakuman, empty_yakuman()),
         concat(orphans, pd.DataFrame(columns=ORPHAN_COLUMNS)),
     )
+
+
+def _chunks(texts: list[tuple[str, str]], lines: int):
+    chunk, size = [], 0
+    for item in texts:
+        chunk.append(item)
+        size += item[1].count("\n") + 1
+        if size >= lines:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
 
 
 def _with_places(valid: pd.DataFrame) -> pd.DataFrame:
@@ -74,15 +95,19 @@ def _results_table(valid: pd.DataFrame, yakuman: pd.DataFrame, organisation: str
 
 
 def _awards(results: pd.DataFrame, rules: LeagueRules, org: pd.Series) -> pd.DataFrame:
+    rows = results.reset_index(drop=True)
     con = connect()
     try:
-        con.register("batch_results", results.drop(columns=["season", "first_line", "last_line"], errors="ignore"))
+        needed = ["game_key", "event_date", "place", "rank_given", "player_id", "score", "yakuman", "yakuman_names"]
+        batch = pa.Table.from_pandas(rows[needed].assign(row_id=rows.index), preserve_index=False)
+        con.register("batch_results", batch)
         con.register("mahjong_rule_versions", rules.rule_versions)
         con.register("mahjong_placing_points", rules.placing_points)
         points = query(con, "mahjong/int_mahjong_game_points", {"ruleset": org["ruleset"]})
     finally:
         con.close()
-    lines = results.merge(points, on=["event_id", "player_id"])
+    points = points.set_index("row_id").sort_index()
+    lines = rows.assign(rule_version=points["rule_version"], points=points["points"], basis=points["basis"])
     return lines.assign(
         system="mahjong",
         denomination=DENOMINATION,
@@ -106,7 +131,7 @@ class MahjongSystem:
         sha_of = {s.source_file: s.sha256 for s in sources}
         results, yakuman, orphans = _parse_sources(sources)
 
-        months = set(pd.to_datetime(results["event_date"]).dropna().dt.strftime("%Y-%m"))
+        months = set(month_keys(results["event_date"]).dropna())
         history = ctx.lake.read("mahjong_results", MahjongResult, organisation, months)
         history = history.merge(active, on=["source_file", "source_sha256"])
         history = history[~history["source_file"].isin(superseded)].drop_duplicates("event_id")

@@ -12,10 +12,11 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
+from pipelines.core.dates import iso_days
 from pipelines.core.validation import failure_cases
 from pipelines.mahjong.names import apply_aliases, normalise_names
 
-GAME_KEY = ["source_file", "game_seq"]
+GAME_KEY = ["game_key"]  # an integer per game of the batch (pipelines/mahjong/parse.py)
 ORDINAL = {1: "1位", 2: "2位", 3: "3位", 4: "4位"}
 
 
@@ -116,6 +117,8 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
     )
     grouped = r.groupby(GAME_KEY, sort=False)
     games = grouped.agg(
+        source_file=("source_file", "first"),
+        game_seq=("game_seq", "first"),
         first_line=("line_no", "min"),
         last_line=("line_no", "max"),
         n_lines=("line_no", "size"),
@@ -186,7 +189,7 @@ def _fingerprint(results: pd.DataFrame) -> pd.Series:
         seat=keyed.groupby(GAME_KEY).cumcount(),
     )
     wide = keyed.pivot_table(index=GAME_KEY, columns="seat", values="cell", aggfunc="first")
-    text = pd.to_datetime(keyed.groupby(GAME_KEY)["event_date"].first()).dt.strftime("%Y-%m-%d").astype("string")
+    text = iso_days(keyed.groupby(GAME_KEY)["event_date"].first())
     for seat in wide.columns:
         text = text + "|" + wide[seat].astype("string").fillna("")
     return text
@@ -237,21 +240,19 @@ def validate_games(
     valid = valid.merge(_fingerprint(valid).rename("fingerprint").reset_index(), on=GAME_KEY)
 
     # A game posted twice (same date, players, scores): the first posting stands.
-    first_of = (
-        valid.drop_duplicates(GAME_KEY)
-        .assign(location="lines " + valid.drop_duplicates(GAME_KEY)["first_line"].astype("string") + "–"
-                + valid.drop_duplicates(GAME_KEY)["last_line"].astype("string"))
-        [GAME_KEY + ["fingerprint", "location"]]
+    first_of = valid.drop_duplicates(GAME_KEY)[GAME_KEY + ["source_file", "game_seq", "fingerprint", "first_line", "last_line"]]
+    first_of = first_of.assign(
+        location="lines " + first_of["first_line"].astype("string") + "–" + first_of["last_line"].astype("string")
     )
     earlier = pd.concat(
-        [history[["fingerprint", "source_file", "location"]].assign(order=0, game_seq=-1), first_of.assign(order=1)],
+        [history[["fingerprint", "source_file", "location"]].assign(order=0, game_key=-1, game_seq=-1), first_of.assign(order=1)],
         ignore_index=True,
     ).sort_values(["order", "source_file", "game_seq"])
     original = earlier.drop_duplicates("fingerprint", keep="first").rename(
-        columns={"source_file": "orig_file", "location": "orig_location", "game_seq": "orig_seq"}
-    )[["fingerprint", "orig_file", "orig_location", "orig_seq"]]
+        columns={"source_file": "orig_file", "location": "orig_location", "game_key": "orig_key"}
+    )[["fingerprint", "orig_file", "orig_location", "orig_key"]]
     dupes = first_of.merge(original, on="fingerprint")
-    dupes = dupes[(dupes["orig_file"] != dupes["source_file"]) | (dupes["orig_seq"] != dupes["game_seq"])]
+    dupes = dupes[dupes["orig_key"] != dupes["game_key"]]
     dupes = dupes.assign(
         reason="the same game (same date, players and scores) was already posted in " + dupes["orig_file"] + " "
         + dupes["orig_location"] + "; it is counted once"
@@ -261,8 +262,8 @@ def validate_games(
 
     quarantined = pd.concat(
         [
-            flat.loc[flat["reason"].notna(), GAME_KEY + ["first_line", "last_line", "reason"]],
-            dupes.merge(flat[GAME_KEY + ["first_line", "last_line"]], on=GAME_KEY)[GAME_KEY + ["first_line", "last_line", "reason"]],
+            flat.loc[flat["reason"].notna(), GAME_KEY + ["source_file", "first_line", "last_line", "reason"]],
+            dupes[GAME_KEY + ["source_file", "first_line", "last_line", "reason"]],
         ],
         ignore_index=True,
     )

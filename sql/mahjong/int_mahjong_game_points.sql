@@ -1,6 +1,7 @@
 -- int_mahjong_game_points
--- Grain: one row per player per game (event_id, player_id), for the games of this batch.
--- Inputs (registered by pipelines/mahjong/system.py): batch_results (valid games, `place` set),
+-- Grain: one row per player per game (row_id: one per player per game), for the games of this batch.
+-- Inputs (registered by pipelines/mahjong/system.py): batch_results (valid games, `place` set,
+--   `game_key` an integer per game, `row_id` an integer per row),
 --   mahjong_rule_versions, mahjong_placing_points (data/rules/mahjong/).
 -- Parameters: $ruleset.
 -- The rule version in force on the game's date decides every component.
@@ -38,8 +39,8 @@ placed as (
     select
         versioned.*,
         placing_points.points as place_points,
-        count(*) over (partition by versioned.event_id, versioned.score) as tied_players,
-        max(versioned.score) filter (where versioned.place = 2) over (partition by versioned.event_id) as second_score
+        count(*) over (partition by versioned.game_key, versioned.score) as tied_players,
+        max(versioned.score) filter (where versioned.place = 2) over (partition by versioned.game_key) as second_score
     from versioned
     inner join placing_points
         on placing_points.rule_version = versioned.rule_version
@@ -69,7 +70,7 @@ shared as (
     select
         *,
         not rank_given and tied_players > 1 as shares_places,
-        sum(place_points + sankoro + bust) over (partition by event_id, score) as pooled
+        sum(place_points + sankoro + bust) over (partition by game_key, score) as pooled
     from by_place
 ),
 
@@ -89,8 +90,7 @@ final as (
 )
 
 select
-    event_id,
-    player_id,
+    row_id,
     rule_version,
     points,
     case
