@@ -226,6 +226,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             standing = ledger.standing_lines(prior)
             reversals = ledger.reverse(standing, replaced.set_index("source_file")["sha256"], run_id, as_of)
         award_lines = pd.concat([reversals, posted], ignore_index=True)
+        del awards, drafts, posted  # a large first run holds several copies otherwise
 
     # -- validate ---------------------------------------------------------------------------------
     with timer.stage("validate", progress):
@@ -245,6 +246,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             name: (model, _validated(model, pd.concat(frames, ignore_index=True)))
             for name, (model, frames) in tables.items()
         }
+        del tables, events, award_lines, event_frame
 
     # -- stage -------------------------------------------------------------------------------------
     staged = StagedRun(lake, run_id)
