@@ -10,6 +10,7 @@ Three groups of models:
   ``pipelines.backgammon.quarantine`` turns into a sentence a club secretary can act on.
 
 Decimal columns (award values, multipliers) hold ``decimal.Decimal`` objects (dtype object).
+The lake table of the nightly run (``BackgammonResult``) uses Arrow dtypes (``schemas.common``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from decimal import Decimal
 
 import pandas as pd
 import pandera.pandas as pa
+import pyarrow as pa_arrow
 from pandera.typing import Series
+
+from schemas.common import DATE, INT, POINTS, TEXT
 
 ROUNDING_MODES = sorted(name for name in dir(decimal) if name.startswith("ROUND_"))
 METHODS = ["players", "rounds", "max"]
@@ -515,3 +519,50 @@ class BracketChecks(pa.DataFrameModel):
     @pa.dataframe_check(error="final_not_single")
     def _final(cls, df: pd.DataFrame) -> pd.Series:
         return ~df["derive_places"] | (df["round"] < df["rounds"]) | df["final_ok"]
+
+
+# --------------------------------------------------------------------------- lake table
+# What the nightly run stores (var/lake/backgammon_results/org=<club>/month=<YYYY-MM>/): Arrow
+# dtypes (exact decimals, date32), one source of truth for the Parquet schema (schemas.common).
+MULTIPLIER = pd.ArrowDtype(pa_arrow.decimal128(12, 6))
+MULTIPLIER_DECIMALS = 6
+INPUT_FORMATS = ["results", "match_log"]
+
+
+class BackgammonResult(pa.DataFrameModel):
+    """One posted player result of one event (a bracket of a tournament), as the lake stores it.
+
+    Exactly the results behind award lines: a row per award line posted from this file version,
+    with what the award was computed from (the event's settings, the player's place and wins).
+    """
+
+    organisation: TEXT = pa.Field()
+    event_id: TEXT = pa.Field()
+    event_date: DATE = pa.Field()
+    season: TEXT = pa.Field()
+    event_name: TEXT = pa.Field(str_length={"min_value": 1})
+    bracket: TEXT = pa.Field()
+    level: TEXT = pa.Field()
+    method: TEXT = pa.Field(isin=METHODS)
+    multiplier: MULTIPLIER = pa.Field(gt=0)
+    rounds: INT = pa.Field(ge=1)
+    players: INT = pa.Field(ge=1)
+    player_id: TEXT = pa.Field(str_length={"min_value": 1})
+    place_row: TEXT = pa.Field(nullable=True)
+    matches_won: INT = pa.Field(ge=0)
+    points: POINTS = pa.Field(ge=0)
+    rule_version: TEXT = pa.Field()
+    input_format: TEXT = pa.Field(isin=INPUT_FORMATS)
+    source_file: TEXT = pa.Field()
+    source_sha256: TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
+    location: TEXT = pa.Field()
+    run_id: TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["event_id", "player_id"]
+
+    @pa.dataframe_check(error="matches won cannot exceed the rounds of the event")
+    def _wins_within_rounds(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["matches_won"] <= df["rounds"]

@@ -16,6 +16,7 @@ from schemas import backgammon as sch
 from .rules import BackgammonRules, version_in_force
 
 AWARD_COLUMNS = list(sch.Awards.to_schema().columns)
+_NO_LIMIT = 2**62
 _ROUNDING_WORDS = {"ROUND_HALF_UP": "half-up", "ROUND_HALF_EVEN": "half-even", "ROUND_DOWN": "down", "ROUND_UP": "up"}
 
 
@@ -69,7 +70,8 @@ def with_rule_version(frame: pd.DataFrame, rules: BackgammonRules) -> pd.DataFra
 
 def _column_by(frame: pd.DataFrame, columns: pd.DataFrame, what: str) -> pd.DataFrame:
     """The table column whose ``what`` range (players or rounds) holds the event's count."""
-    lo, hi = columns[f"{what}_min"], columns[f"{what}_max"].astype("Float64").fillna(float("inf"))
+    # an open-ended last column ("over 64", "7+ rounds") reaches the largest count there is
+    lo, hi = columns[f"{what}_min"], columns[f"{what}_max"].astype("Int64").fillna(_NO_LIMIT).astype("int64")
     ranges = columns.assign(_lo=lo, _hi=hi)[["rule_version", "column", "_lo", "_hi", f"{what}_label"]]
     keyed = frame[["event_id", "rule_version", what]].drop_duplicates()
     hit = keyed.merge(ranges, on="rule_version")

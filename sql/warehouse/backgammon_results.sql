@@ -1,0 +1,19 @@
+-- backgammon_results
+-- Grain: one row per player per event (event_id, player_id) of the current version of its
+-- source file: what each award line was computed from (event settings, place row, matches won).
+with
+
+lake_backgammon_results as (
+    select * from lake_backgammon_results
+),
+
+current_sources as (
+    select organisation, source_file, sha256 from sources where is_current
+)
+
+select lake_backgammon_results.*
+from lake_backgammon_results
+inner join current_sources
+    on current_sources.organisation = lake_backgammon_results.organisation
+    and current_sources.source_file = lake_backgammon_results.source_file
+    and current_sources.sha256 = lake_backgammon_results.source_sha256
