@@ -151,4 +151,5 @@ class MahjongResult(pa.DataFrameModel):
 
     @pa.dataframe_check(error="a game has exactly four players")
     def four_players(cls, df: pd.DataFrame) -> Series[bool]:
-        return df.groupby("event_id")["player_id"].transform("nunique") == 4
+        # rows are unique per (event_id, player_id), so four rows are four different players
+        return df.groupby("event_id")["player_id"].transform("size") == 4

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow as pa_arrow
@@ -162,17 +163,21 @@ class StagedRun:
         if frame.empty:
             return []
         schema = arrow_schema(model)
-        keys = ["organisation"] + (["_month"] if month_column else [])
+        arrow = pa_arrow.Table.from_pandas(frame[list(schema.names)], schema=schema, preserve_index=False)
+        keys = frame["organisation"].astype("string")
         if month_column:  # the month folder of each row
-            frame = frame.assign(_month=month_keys(frame[month_column]))
+            keys = keys + "\x1f" + month_keys(frame[month_column])
+        codes, uniques = pd.factorize(keys, sort=True)
+        order = np.argsort(codes, kind="stable")  # rows grouped by partition, then sliced
+        bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+        arrow = arrow.take(pa_arrow.array(order))
         written = []
-        for key, part in frame.groupby(keys, sort=True):
-            key = key if isinstance(key, tuple) else (key,)
-            rel = f"{table}/org={key[0]}/" + (f"month={key[1]}/" if month_column else "") + f"part-{self.run_id}.parquet"
+        for i, key in enumerate(uniques):
+            organisation, _, month = str(key).partition("\x1f")
+            rel = f"{table}/org={organisation}/" + (f"month={month}/" if month_column else "") + f"part-{self.run_id}.parquet"
             target = self.root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            arrow = pa_arrow.Table.from_pandas(part[list(schema.names)], schema=schema, preserve_index=False)
-            pq.write_table(arrow, target)
+            pq.write_table(arrow.slice(bounds[i], bounds[i + 1] - bounds[i]), target)
             written.append(rel)
         self.files.extend(written)
         return written

@@ -134,15 +134,14 @@ def _min_games(latest: pd.DataFrame) -> int:
 
 
 def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path,
-                   scoped=None, scheme: pd.Series | None = None) -> list[Path]:
+                   played_months: set[str], scoped=None, scheme: pd.Series | None = None) -> list[Path]:
     """(Re)write the publication of every period touched by this run, and of any period missing one.
 
     With `scoped` (a factory of warehouses limited to some months), the leaderboard of a period
     is read from that period's months only: a night's cost does not grow with the ledger.
     """
     organisation = org["organisation"]
-    played = fetch(con, "select distinct strftime(event_date, '%Y-%m') as month from awards where organisation = ? and system = 'mahjong'",
-                   [organisation])["month"]
+    played = pd.Series(sorted(played_months), dtype="string")
     if played.empty:
         return []
     period_of_month = calendar.period_of(played, scheme) if scheme is not None else None
@@ -157,7 +156,8 @@ def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     try:
         for period in sorted(wanted):
             board = _leaderboard(source, organisation, period)
-            if board.empty:
+            if board.empty:  # every game of the period was withdrawn by corrections
+                shutil.rmtree(out_dir / period, ignore_errors=True)
                 continue
             files = render_period(board, org)
             target = out_dir / period

@@ -193,7 +193,9 @@ class MahjongSystem:
         from pipelines.mahjong.publish import publish_league
 
         scheme = self.rules(ctx, org).period_scheme.iloc[0]
-        return publish_league(con, org, affected_months, out_dir, scoped=ctx.scoped, scheme=scheme)
+        # the months with award lines, read off the lake's partition folders (no data read)
+        played = {path.parent.name.removeprefix("month=") for path in ctx.lake.committed_files("awards", org["organisation"])}
+        return publish_league(con, org, affected_months, out_dir, played, scoped=ctx.scoped, scheme=scheme)
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.mahjong.publish import explain_leaderboard
