@@ -344,6 +344,19 @@ class StandingsFrame(pa.DataFrameModel):
         return df["players"].map(lambda p: len(set(p.split())) == len(p.split())).astype(bool)
 
 
+class TravellerVpScales(pa.DataFrameModel):
+    """traveller_vp_scales.csv: the bridge VP scale (data/rules/bridge, ``scale_id``) that an event
+    file's ``vp_scale`` (20, 30 ...) means when team VPs are computed from travellers."""
+
+    vp_scale: Series[str] = pa.Field(str_matches=r"^\d+(\.\d+)?$")
+    scale_id: Series[str] = pa.Field(str_matches=r"^[A-Za-z0-9_]+$")
+    note: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        unique = ["vp_scale"]
+
+
 class HoldingsFrame(pa.DataFrameModel):
     """Masterpoints each player holds as of the event date (for strat eligibility)."""
 

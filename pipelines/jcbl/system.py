@@ -3,11 +3,15 @@
 What an office drops in ``inbox/<organisation>/`` (docs/jcbl.md, "The inbox and the nightly run"):
 
     <event>.event.txt              the event settings (date, kind, class, strats ...)
-    <event>.standings.csv          the final standings (rank, entrant, players, scores)
+    <event>.standings.csv          the final standings (rank, entrant, players, scores), or instead
+    <event>.pbn / <event>.xml / <event>.travellers.csv   the travellers (PBN, USEBIO, bridge CSV),
+                                   scored by the bridge functions (pipelines/jcbl/travellers.py)
     opening_balances.csv           points players brought when they joined (also <name>.opening_balances.csv)
 
 An event is a PAIR of files that may arrive on different nights, so:
 
+* The results file (standings or travellers) is the unit of posting; below, "standings file"
+  stands for either. An event has one results file: a second one in the inbox is quarantined.
 * The standings file is the unit of posting. Every award line, the event record and the
   ``jcbl_standings`` rows of an event carry the standings file's path and content hash. A
   corrected standings file is therefore an ordinary correction: the run reverses the lines of
@@ -45,6 +49,7 @@ from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.jcbl.awards import aggregate_awards, award_components, check_event, winning_vp
 from pipelines.jcbl.parse import holdings_as_of, parse_event, parse_opening_balances, parse_standings
 from pipelines.jcbl.rules import JcblRules, load_rules
+from pipelines.jcbl.travellers import TRAVELLER_SUFFIXES, is_traveller_file, read_travellers, standings_from_travellers
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
 from schemas.jcbl import LAKE_DECIMALS, PERCENT, VP, JcblStanding
 from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, SourceRecord
@@ -64,21 +69,27 @@ _STANDING_COLUMNS = list(JcblStanding.to_schema().columns)
 # --------------------------------------------------------------------------- file names
 
 
+RESULT_SUFFIXES = (STANDINGS_SUFFIX,) + TRAVELLER_SUFFIXES  # an event's results: one of these
+
+
 def role_of(source_file: str) -> str | None:
-    """'event', 'standings', 'opening' or None (not a JCBL file name)."""
+    """'event', 'standings', 'travellers', 'opening' or None (not a JCBL file name)."""
     name = PurePosixPath(source_file).name.lower()
     if name.endswith(EVENT_SUFFIX) and len(name) > len(EVENT_SUFFIX):
         return "event"
     if name.endswith(STANDINGS_SUFFIX) and len(name) > len(STANDINGS_SUFFIX):
         return "standings"
+    if is_traveller_file(source_file):
+        return "travellers"
     if name == OPENING_NAME or name.endswith("." + OPENING_NAME):
         return "opening"
     return None
 
 
 def event_key(source_file: str) -> str:
-    """The event id: the path of an event or standings file without its suffix."""
-    suffix = EVENT_SUFFIX if role_of(source_file) == "event" else STANDINGS_SUFFIX
+    """The event id: the path of an event, standings or traveller file without its suffix."""
+    name = source_file.lower()
+    suffix = next(s for s in (EVENT_SUFFIX,) + RESULT_SUFFIXES if name.endswith(s))
     return source_file[: -len(suffix)]
 
 
@@ -122,8 +133,14 @@ class _File:
 class _Unit:
     key: str
     event: _File | None = None
-    standings: _File | None = None
+    standings: _File | None = None  # the results file: <key>.standings.csv or a traveller file
     missing: str = ""  # why a partner could not be used
+    others: tuple = ()  # further results files of the same event (a conflict)
+    records: int = 0  # records of the results file (standings lines or traveller lines)
+
+    @property
+    def travellers(self) -> bool:
+        return self.standings is not None and role_of(self.standings.source_file) == "travellers"
 
 
 def _inbox_root(ctx: RunContext, source: SourceFile) -> Path:
@@ -170,7 +187,7 @@ def _latest_status(ctx: RunContext, organisation: str) -> pd.Series:
 
 class JcblSystem:
     name = SYSTEM_NAME
-    accepted_suffixes = (".txt", ".csv")
+    accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"jcbl_standings": JcblStanding}
     warehouse_sql = ["warehouse/jcbl_standings", "warehouse/jcbl_masterpoints"]
 
@@ -231,19 +248,20 @@ class _Batch:
 
     # -- the night's work --------------------------------------------------------------------------
     def run(self) -> SystemBatch:
-        batch_files = {"event": [], "standings": [], "opening": []}
+        batch_files = {"event": [], "standings": [], "travellers": [], "opening": []}
         for s in self.sources:
             role = role_of(s.source_file)
             if role is None:
                 self._reject(s.source_file, "whole file",
                              f"not a JCBL file name: expected <event>{EVENT_SUFFIX} (event settings), <event>{STANDINGS_SUFFIX} "
-                             f"(final standings) or {OPENING_NAME} (opening balances), found {PurePosixPath(s.source_file).name!r}; "
+                             f"(final standings), <event>.pbn, <event>.xml or <event>.travellers.csv (travellers instead of "
+                             f"standings) or {OPENING_NAME} (opening balances), found {PurePosixPath(s.source_file).name!r}; "
                              "see docs/jcbl.md. The file waits in the inbox; rename it to be read")
                 continue
             batch_files[role].append(_File(s.source_file, s.path, s.sha256, s.read(), in_batch=True))
 
         self.openings = self._opening_balances(batch_files["opening"])
-        units = self._units(batch_files["event"], batch_files["standings"])
+        units = self._units(batch_files["event"], batch_files["standings"] + batch_files["travellers"])
         ready = [r for r in (self._parse(u) for u in units) if r is not None]
         for unit, event, standings in sorted(ready, key=lambda r: (r[1]["event"]["event_date"].iloc[0], r[0].key)):
             self._score(unit, event, standings)
@@ -286,24 +304,31 @@ class _Batch:
 
     def _units(self, events: list[_File], standings: list[_File]) -> list[_Unit]:
         units: dict[str, _Unit] = {}
+        batch_results: dict[str, list[_File]] = {}
         for f in standings:
-            units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file))).standings = f
+            batch_results.setdefault(event_key(f.source_file), []).append(f)
+            units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file)))
         for f in events:
             units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file))).event = f
         status = None
         for unit in units.values():
             if unit.event is None:
                 unit.event = _load(self.root, unit.key + EVENT_SUFFIX)
-            if unit.standings is None:
-                found = _load(self.root, unit.key + STANDINGS_SUFFIX)
-                if found is not None:
+            # every results file of the event: tonight's, and the others in the inbox
+            found = {f.source_file: f for f in batch_results.get(unit.key, [])}
+            for suffix in RESULT_SUFFIXES:
+                f = _load(self.root, unit.key + suffix)
+                if f is not None and f.source_file not in found:
                     status = _latest_status(self.ctx, self.organisation) if status is None else status
-                    if status.get(found.source_file) == "duplicate":
-                        unit.missing = (f"the standings file {found.source_file} has the same content as a file posted earlier, "
+                    if status.get(f.source_file) == "duplicate":
+                        unit.missing = (f"the results file {f.source_file} has the same content as a file posted earlier, "
                                         "so it was not read (the same content under two names posts once); if this is a "
-                                        "different event, send its own standings")
-                        found = None
-                unit.standings = found
+                                        "different event, send its own results")
+                        continue
+                    found[f.source_file] = f
+            files = sorted(found.values(), key=lambda f: (not f.in_batch, f.source_file))
+            unit.standings = files[0] if files else None
+            unit.others = tuple(files[1:])
         return [units[k] for k in sorted(units)]
 
     def _parse(self, unit: _Unit):
@@ -311,8 +336,20 @@ class _Batch:
         if unit.standings is None:
             expected = unit.key + STANDINGS_SUFFIX
             self._hold(unit, unit.missing or (
-                f"waiting for the standings file {expected} (rank, entrant, players ...; see docs/jcbl.md): the event is "
+                f"waiting for the standings file {expected} (rank, entrant, players ...; see docs/jcbl.md) or the "
+                f"travellers {unit.key}.pbn, .xml or .travellers.csv: the event is "
                 "posted the night it arrives; this event file need not be sent again"))
+            return None
+        if unit.others:
+            names = ", ".join(f.source_file for f in (unit.standings,) + unit.others)
+            reason = (f"event {unit.key} has more than one results file in the inbox ({names}): an event is posted from "
+                      "one file only, its standings file or its travellers, so none of them is read; remove the one "
+                      "that should not count (a file posted earlier stays posted until its own path is corrected)")
+            for f in (unit.standings,) + unit.others:
+                if f.in_batch:
+                    self._reject(f.source_file, "whole file", reason)
+            if unit.event is not None and unit.event.in_batch:
+                self._reject(unit.event.source_file, "whole file", reason)
             return None
         if unit.event is None:
             expected = unit.key + EVENT_SUFFIX
@@ -320,7 +357,10 @@ class _Batch:
                              "the standings are posted the night it arrives; this standings file need not be sent again")
             return None
         event, eq = parse_event(unit.event.source_file, unit.event.data, self.organisation)
+        if unit.travellers:
+            return self._parse_travellers(unit, event, eq)
         standings, sq = parse_standings(unit.standings.source_file, unit.standings.data)
+        unit.records = len(standings["standings"])
         if unit.event.in_batch:
             self._reject_frame(eq)
         if unit.standings.in_batch:
@@ -341,6 +381,44 @@ class _Batch:
         event = {name: frame.assign(event_id=unit.key) for name, frame in event.items()}
         st = standings["standings"].assign(event_id=unit.key)
         return unit, event, st
+
+    def _parse_travellers(self, unit: _Unit, event: dict, eq: pd.DataFrame):
+        """The traveller route: the bridge parser and scoring make the standings (travellers.py).
+        Like a standings file, any problem holds back the whole event."""
+        results = unit.standings
+        frames, tq = read_travellers(results.source_file, results.data)
+        unit.records = len(frames["traveller_lines"]) + len(tq)
+        if unit.event.in_batch:
+            self._reject_frame(eq)
+        if results.in_batch:
+            self._reject_frame(tq)
+        if len(eq):
+            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.itertuples())
+            if results.in_batch:
+                self._reject(results.source_file, "whole file",
+                             f"held back until the event settings file {unit.event.source_file} is corrected ({detail}); "
+                             "send the corrected event file, these travellers need not be sent again")
+            return None
+        event = {name: frame.assign(event_id=unit.key) for name, frame in event.items()}
+        problems = tq
+        st = None
+        if not len(tq):
+            st, problems, _ = standings_from_travellers(results.source_file, frames, event, self.rules)
+            if results.in_batch:
+                self._reject_frame(problems)
+        if len(problems):
+            detail = "; ".join(f"{r.location}: {r.reason}" for r in problems.head(5).itertuples())
+            more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+            if results.in_batch:
+                self._reject(results.source_file, "whole file",
+                             f"event {unit.key} waits for a corrected traveller file: {len(problems)} problem(s) listed "
+                             f"for this file{more}; every award depends on the whole field, so nothing of this event is "
+                             f"posted until the corrected travellers are sent to the same path ({results.source_file})")
+            if not results.in_batch:
+                self._reject(unit.event.source_file, "whole file",
+                             f"waiting for a corrected traveller file {results.source_file}: {detail}{more}")
+            return None
+        return unit, event, st.assign(event_id=unit.key)
 
     # -- scoring -----------------------------------------------------------------------------------
     def _history_before(self, when: pd.Timestamp) -> pd.DataFrame:
@@ -427,12 +505,16 @@ class _Batch:
         }, index=range(n))
         self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
 
-        line_numbers = st["location"].str.extract(r"(\d+)")[0].astype(int)
+        if unit.travellers:
+            where = f"travellers: {unit.records} traveller lines, {len(st)} entrants"
+        else:
+            line_numbers = st["location"].str.extract(r"(\d+)")[0].astype(int)
+            where = f"standings lines {line_numbers.min()}–{line_numbers.max()}"
         self.events.append(pd.DataFrame([{
             "event_id": unit.key, "organisation": self.organisation, "system": SYSTEM_NAME,
             "event_date": when_date(ev["event_date"]), "kind": f"jcbl_{ev['kind']}",
             "source_file": standings.source_file, "source_sha256": standings.sha256,
-            "location": f"standings lines {line_numbers.min()}–{line_numbers.max()}; settings {settings.source_file}",
+            "location": f"{where}; settings {settings.source_file}",
         }])[_EVENT_COLUMNS])
 
         # one row per entrant, with what each of its players received for that entry
@@ -466,7 +548,7 @@ class _Batch:
             "location": rows["location"], "run_id": self.ctx.run_id,
         })
         self.standings.append(table[_STANDING_COLUMNS].astype({"rank": INT, "field_size": INT}))
-        self.posted[standings.source_file] = len(st) if standings.in_batch else 0
+        self.posted[standings.source_file] = unit.records if standings.in_batch else 0
         if settings.in_batch:
             self.posted[settings.source_file] = 1
 
