@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import duckdb
+import pyarrow as pa
 from datetime import date
 
 import pandas as pd
@@ -15,13 +16,13 @@ _ID_PARTS = ["run_id", "organisation", "source_file", "source_sha256", "event_id
 
 
 def _award_ids(drafts: pd.DataFrame) -> pd.Series:
-    """sha256 of the line's identifying fields (run, file version, event, player, denomination),
-    computed set-based in DuckDB."""
+    """md5 of the line's identifying fields (run, file version, event, player, denomination),
+    computed set-based in DuckDB (an identifier, not a signature: 96 bits are plenty)."""
     con = duckdb.connect()
     try:
-        con.register("drafts", drafts[_ID_PARTS].astype("string"))
+        con.register("drafts", pa.Table.from_pandas(drafts[_ID_PARTS], preserve_index=False))
         ids = con.sql(
-            "select 'a-' || left(sha256(concat_ws(chr(31), " + ", ".join(_ID_PARTS) + ")), 24) as award_id from drafts"
+            "select 'a-' || left(md5(concat_ws(chr(31), " + ", ".join(_ID_PARTS) + ")), 24) as award_id from drafts"
         ).to_arrow_table()
     finally:
         con.close()

@@ -209,6 +209,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             for name, frame in result.tables.items():
                 tables.setdefault(name, (system.lake_tables[name], []))[1].append(frame)
             progress.advance(len(batch))
+            del result
     _checkpoint("after_process")
 
     # -- ledger ----------------------------------------------------------------------------------

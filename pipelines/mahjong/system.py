@@ -145,6 +145,7 @@ class MahjongSystem:
             as_of=ctx.as_of,
             history=history,
         )
+        del results, yakuman
         valid = _with_places(valid)
         table = _results_table(valid, valid_yakuman, organisation, sha_of, ctx.run_id)
         awards = _awards(table, rules, org) if len(table) else empty_frame(AwardDraft)

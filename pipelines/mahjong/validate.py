@@ -236,7 +236,8 @@ def validate_games(
 
     flat = flat.assign(reason=bad_rows.reindex(flat.index).astype("string"))
     valid_keys = flat.loc[flat["reason"].isna(), GAME_KEY + ["first_line", "last_line", "season"]]
-    valid = results.merge(valid_keys, on=GAME_KEY)
+    # valid rows carry what scoring needs; the raw text stays with `results` for quarantine records
+    valid = results.drop(columns=["raw", "problem", "date_problem", "date_line"]).merge(valid_keys, on=GAME_KEY)
     valid = valid.merge(_fingerprint(valid).rename("fingerprint").reset_index(), on=GAME_KEY)
 
     # A game posted twice (same date, players, scores): the first posting stands.
