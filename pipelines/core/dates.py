@@ -17,11 +17,11 @@ def _as_arrow_dates(dates: pd.Series) -> pa.Array:
 def month_keys(dates: pd.Series) -> pd.Series:
     """'YYYY-MM' of each date (date32 or datetime64 columns; NA stays NA)."""
     values = _as_arrow_dates(dates)
-    ym = pc.add(pc.multiply(pc.year(values), 100), pc.month(values)).to_numpy(zero_copy_only=False)
-    valid = ~np.isnan(ym.astype("float64"))
+    ym = pc.add(pc.multiply(pc.year(values), 100), pc.month(values))
+    valid = ym.is_valid().to_numpy(zero_copy_only=False)
     out = pd.Series(pd.NA, index=dates.index, dtype="string")
     if valid.any():
-        unique, inverse = np.unique(ym[valid].astype("int64"), return_inverse=True)
+        unique, inverse = np.unique(ym.drop_null().to_numpy(), return_inverse=True)
         labels = np.array([f"{u // 100:04d}-{u % 100:02d}" for u in unique], dtype=object)
         out[valid] = labels[inverse]
     return out

@@ -62,7 +62,7 @@ def _chart(history: pd.DataFrame, top_players: list[str]) -> dict:
     if low == high:
         low, high = low - 1, high + 1
     def y(v: Decimal) -> float:
-        return round(top + (height - top - bottom) * float((high - v) / (high - low)), 1)
+        return (top + (height - top - bottom) * (high - v) / (high - low)).quantize(Decimal("0.1"))  # SVG pixels
     def x(i: int) -> float:
         span = max(len(snapshots) - 1, 1)
         return round(left + 20 + (width - left - 40) * i / span, 1) if len(snapshots) > 1 else (left + width) / 2
