@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 import shutil
 from pathlib import Path
@@ -21,7 +20,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core.sql import fetch
-from pipelines.mahjong.publish import markdown_safe, spreadsheet_safe
+from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet_safe
 
 _TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -85,20 +84,6 @@ def _season_of_month(month: str, start_month: int) -> str:
     return str(first) if start_month == 1 else f"{first}-{(first + 1) % 100:02d}"
 
 
-def _write_folder(target: Path, files: dict[str, str]) -> None:
-    tmp = target.with_name(f".{target.name}.tmp")
-    old = target.with_name(f".{target.name}.old")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    for name, text in files.items():
-        (tmp / name).write_text(text, encoding="utf-8")
-    shutil.rmtree(old, ignore_errors=True)
-    if target.exists():
-        os.replace(target, old)
-    os.replace(tmp, target)
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def publish_points_race(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
     """(Re)write the snapshots the run touched and any that are missing; drop stale ones."""
     from pipelines.backgammon.system import season_start_month
@@ -117,7 +102,7 @@ def publish_points_race(con: duckdb.DuckDBPyConnection, org: pd.Series, affected
             wanted.add(target)
             if target.exists() and not any(s == season and m <= month for s, m in touched):
                 continue
-            _write_folder(target, render_month(snapshot, org, str(season), snapshot["as_of"].iloc[0], months))
+            replace_folder(target, render_month(snapshot, org, str(season), snapshot["as_of"].iloc[0], months))
             written.append(target)
     if out_dir.exists():
         for stale in out_dir.glob("*/*"):

@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import os
 import re
 import shutil
 from decimal import Decimal
@@ -27,7 +26,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core.sql import fetch
-from pipelines.mahjong.publish import spreadsheet_safe
+from pipelines.core.publishing import replace_folder, spreadsheet_safe
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 _TEMPLATES = Environment(
@@ -191,19 +190,7 @@ def _template_digest() -> str:
 
 
 def _write_folder(target: Path, files: dict[str, str], marker: str) -> None:
-    out_dir = target.parent
-    tmp = out_dir / f".{target.name}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    for name, text in files.items():
-        (tmp / name).write_text(text, encoding="utf-8")
-    (tmp / MARKER).write_text(marker, encoding="utf-8")
-    old = out_dir / f".{target.name}.old"
-    shutil.rmtree(old, ignore_errors=True)
-    if target.exists():
-        os.replace(target, old)
-    os.replace(tmp, target)
-    shutil.rmtree(old, ignore_errors=True)
+    replace_folder(target, {**files, MARKER: marker})
 
 
 def publish_sessions(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path) -> list[Path]:

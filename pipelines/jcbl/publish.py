@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -21,7 +20,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core.sql import fetch
-from pipelines.mahjong.publish import spreadsheet_safe
+from pipelines.core.publishing import replace_folder, spreadsheet_safe
 
 _TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -101,20 +100,6 @@ def _folder(out_dir: Path, organisation: str, event_id: str) -> Path:
     return out_dir / rel
 
 
-def _replace(target: Path, files: dict[str, str]) -> None:
-    tmp = target.with_name(f".{target.name}.tmp")
-    old = target.with_name(f".{target.name}.old")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    for name, text in files.items():
-        (tmp / name).write_text(text, encoding="utf-8")
-    shutil.rmtree(old, ignore_errors=True)
-    if target.exists():
-        os.replace(target, old)
-    os.replace(tmp, target)
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
     """(Re)write the publication of every event in a month touched by this run, and of any event
     missing one; remove the publication of an event whose standings no longer stand."""
@@ -127,7 +112,7 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
         current.add(event_id)
         if str(g["event_date"].iloc[0])[:7] not in affected_months and target.exists():
             continue
-        _replace(target, render_event(g.reset_index(drop=True), org))
+        replace_folder(target, render_event(g.reset_index(drop=True), org))
         written.append(target)
     ever = fetch(con, "select distinct event_id, event_date from lake_jcbl_standings where organisation = ?", [organisation])
     for r in ever.itertuples():

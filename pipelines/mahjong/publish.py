@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import shutil
 from decimal import Decimal
 from pathlib import Path
 
 import duckdb
 
+from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 from pipelines.mahjong import calendar
 import pandas as pd
@@ -21,20 +21,7 @@ _TEMPLATES = Environment(
     keep_trailing_newline=True,
 )
 _COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _CHART_PLAYERS = 5
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A text cell that a spreadsheet will not run as a formula (OWASP CSV injection advice)."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
-def markdown_safe(text: str) -> str:
-    """Text for a Markdown table cell: no table breaks, no inline HTML, no links."""
-    for char in "\\|`*_[]<>#":
-        text = text.replace(char, "\\" + char)
-    return text.replace("\n", " ")
 
 
 def _leaderboard(con: duckdb.DuckDBPyConnection, organisation: str, period: str) -> pd.DataFrame:
@@ -161,17 +148,7 @@ def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
                 continue
             files = render_period(board, org)
             target = out_dir / period
-            tmp = out_dir / f".{period}.tmp"
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
-            for name, text in files.items():
-                (tmp / name).write_text(text, encoding="utf-8")
-            old = out_dir / f".{period}.old"
-            shutil.rmtree(old, ignore_errors=True)
-            if target.exists():
-                os.replace(target, old)
-            os.replace(tmp, target)
-            shutil.rmtree(old, ignore_errors=True)
+            replace_folder(target, files)
             written.append(target)
     finally:
         if scoped:
