@@ -298,8 +298,15 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     _checkpoint("after_manifest")
 
     # -- warehouse and publications (derived; rebuilt from the committed lake) -----------------------
+    # A committed run without a report was stopped before its publications were done: redo its
+    # months too (the warehouse is rebuilt every run anyway).
+    affected = {org: set(months) for org, months in run_record["affected"].items()}
+    for earlier in lake.runs[:-1]:
+        if not (paths.runs / f"{earlier['run_id']}.json").exists():
+            for org, months in earlier.get("affected", {}).items():
+                affected.setdefault(org, set()).update(months)
     with timer.stage("publish", progress):
-        published = refresh_outputs(ctx, paths, organisations, lake, affected=run_record["affected"])
+        published = refresh_outputs(ctx, paths, organisations, lake, affected=affected)
 
     report = _report(run_id, as_of, started, inbox_dir, files, unknown_org, checked, recovered, timer, published)
     exit_code = EXIT_QUARANTINE if len(checked["quarantine"]) else EXIT_OK

@@ -227,3 +227,18 @@ def test_putting_back_an_earlier_version_is_a_correction_too(office):
     balances = office.query("select player_id, points from balances order by player_id").set_index("player_id")["points"]
     assert balances.to_dict() == {"A": Decimal("7"), "B": Decimal("4"), "C": Decimal("2"), "D": Decimal("0")}
     assert office.run().report["award_lines"] == {"posted": 0, "reversals": 0}
+
+
+def test_a_run_killed_after_its_commit_has_its_publications_redone_by_the_next(office):
+    office.post("sofu-mahjong/2026-10-03.txt", GAME_A.replace("2026-11-03", "2026-10-03"))
+    assert _run_cli(office, {}).returncode == 0
+    page = office.state / "publications" / "sofu-mahjong" / "2026-10" / "index.html"
+    assert "<td>A</td>" in page.read_text(encoding="utf-8") and "<td>E</td>" not in page.read_text(encoding="utf-8")
+
+    office.post("sofu-mahjong/2026-11-04.txt", GAME_B.replace("2026-11-03", "2026-11-04"))
+    assert _run_cli(office, {nightly.KILL_ENV: "after_manifest"}).returncode == -9
+    assert "<td>E</td>" not in page.read_text(encoding="utf-8")  # committed, not yet published
+
+    assert _run_cli(office, {}).returncode == 0  # nothing new in the inbox, but the period is redone
+    assert "<td>E</td>" in page.read_text(encoding="utf-8")
+    assert len(office.query("select * from awards")) == 8
