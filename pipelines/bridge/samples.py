@@ -434,6 +434,9 @@ def write_samples(inbox: Path) -> list[Path]:
     club.mkdir(parents=True, exist_ok=True)
     files = {
         club / "2026-11-09-monday-pairs.pbn": to_pbn(mitchell_session(**MONDAY)),
+        # the same session as the club's other scoring program writes it: it posts once (the run
+        # quarantines this copy, naming the PBN file), and scores identically on its own
+        club / "2026-11-09-monday-pairs.usebio.xml": to_usebio(mitchell_session(**MONDAY)),
         club / "2026-11-12-thursday-pairs.xml": to_usebio(mitchell_session(**THURSDAY)),
         club / "2026-11-14-saturday-howell.csv": to_csv(howell_session(**HOWELL)),
         club / "2026-11-15-sunday-teams.pbn": teams_to_pbn(teams_event(**TEAMS)),
