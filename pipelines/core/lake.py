@@ -31,6 +31,9 @@ from pipelines.core.settings import StatePaths
 from schemas.common import arrow_schema, empty_frame
 
 MANIFEST_FORMAT = 1
+# A partition (table, organisation, month) holding more files than this is rewritten as one file
+# by the run that adds to it, so nightly runs over years keep the lake (and every read) small.
+COMPACT_AFTER = 8
 
 
 def _fsync_dir(path: Path) -> None:
@@ -147,6 +150,7 @@ class StagedRun:
     lake: Lake
     run_id: str
     files: list[str] = field(default_factory=list)
+    models: dict = field(default_factory=dict)
 
     @property
     def root(self) -> Path:
@@ -163,6 +167,7 @@ class StagedRun:
         if frame.empty:
             return []
         schema = arrow_schema(model)
+        self.models[table] = model
         arrow = pa_arrow.Table.from_pandas(frame[list(schema.names)], schema=schema, preserve_index=False)
         keys = frame["organisation"].astype("string")
         if month_column:  # the month folder of each row
@@ -185,17 +190,41 @@ class StagedRun:
     def staged_paths(self, table: str) -> list[Path]:
         return [self.root / rel for rel in self.files if rel.startswith(f"{table}/")]
 
+    def _compact(self) -> set[str]:
+        """Fold the committed files of every crowded partition this run writes to into the run's
+        own file of that partition. Returns the committed files it replaces."""
+        by_partition: dict[str, list[str]] = {}
+        for run in self.lake.runs:
+            for rel in run["files"]:
+                by_partition.setdefault(rel.rsplit("/", 1)[0], []).append(rel)
+        replaced: set[str] = set()
+        for rel in self.files:
+            partition = rel.rsplit("/", 1)[0]
+            earlier = by_partition.get(partition, [])
+            if len(earlier) + 1 <= COMPACT_AFTER:
+                continue
+            schema = arrow_schema(self.models[rel.split("/", 1)[0]])
+            parts = [pq.read_table(self.lake.paths.lake / f, schema=schema) for f in earlier]
+            parts.append(pq.read_table(self.root / rel, schema=schema))
+            pq.write_table(pa_arrow.concat_tables(parts), self.root / rel)
+            replaced.update(earlier)
+        return replaced
+
     def commit(self, run_record: dict, checkpoint=lambda name: None) -> None:
         """Move the staged files into the lake, then publish them by replacing the manifest."""
+        replaced = self._compact()
         for rel in self.files:
             target = self.lake.paths.lake / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(self.root / rel, target)
         checkpoint("before_manifest")
+        earlier_runs = [{**run, "files": [f for f in run["files"] if f not in replaced]} for run in self.lake.runs]
         manifest = {
             "format": MANIFEST_FORMAT,
-            "runs": [*self.lake.runs, {**run_record, "files": list(self.files)}],
+            "runs": [*earlier_runs, {**run_record, "files": list(self.files)}],
         }
         write_json_atomically(self.lake.paths.manifest, manifest)
         self.lake.manifest = manifest
+        for rel in replaced:  # no longer listed: gone now, or by `recover` if we stop here
+            (self.lake.paths.lake / rel).unlink(missing_ok=True)
         shutil.rmtree(self.lake.paths.staging, ignore_errors=True)

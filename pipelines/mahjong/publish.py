@@ -20,6 +20,13 @@ _TEMPLATES = Environment(
     autoescape=select_autoescape(["html", "j2"]),
     keep_trailing_newline=True,
 )
+def _points_text(value) -> str:
+    """7.00 → 7, 251.50 → 251.5 (what players write); exact, from the decimal's own digits."""
+    text = str(value)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+_TEMPLATES.filters["pts"] = _points_text
 _COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
 _CHART_PLAYERS = 5
 
@@ -52,7 +59,7 @@ def _chart(history: pd.DataFrame, top_players: list[str]) -> dict:
         return (top + (height - top - bottom) * (high - v) / (high - low)).quantize(Decimal("0.1"))  # SVG pixels
     def x(i: int) -> float:
         span = max(len(snapshots) - 1, 1)
-        return round(left + 20 + (width - left - 40) * i / span, 1) if len(snapshots) > 1 else (left + width) / 2
+        return round(left + 30 + (width - left - 80) * i / span, 1) if len(snapshots) > 1 else (left + width) / 2
     series = []
     for colour, player in zip(_COLOURS, top_players):
         rows = data[data["player"] == player].sort_values("as_of")
@@ -69,7 +76,7 @@ def _chart(history: pd.DataFrame, top_players: list[str]) -> dict:
     }
 
 
-def render_period(board: pd.DataFrame, org: pd.Series, run_label: str = "") -> dict[str, str]:
+def render_period(board: pd.DataFrame, org: pd.Series) -> dict[str, str]:
     """The three publication files of one period (final or latest snapshot) as text."""
     latest_as_of = board["as_of"].max()
     latest = board[board["as_of"] == latest_as_of]
@@ -89,7 +96,6 @@ def render_period(board: pd.DataFrame, org: pd.Series, run_label: str = "") -> d
         "eligible": eligible.to_dict("records"),
         "not_eligible": not_eligible.to_dict("records"),
         "chart": _chart(board[board["eligible"] | board["player"].isin(top_players)], top_players),
-        "run_label": run_label,
         "min_games": _min_games(latest),
     }
     html = _TEMPLATES.get_template("leaderboard.html.j2").render(**context)

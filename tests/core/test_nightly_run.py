@@ -242,3 +242,19 @@ def test_a_run_killed_after_its_commit_has_its_publications_redone_by_the_next(o
     assert _run_cli(office, {}).returncode == 0  # nothing new in the inbox, but the period is redone
     assert "<td>E</td>" in page.read_text(encoding="utf-8")
     assert len(office.query("select * from awards")) == 8
+
+
+def test_nightly_runs_over_time_keep_each_partition_to_a_few_files(office):
+    from pipelines.core.lake import COMPACT_AFTER
+
+    for day in range(1, 13):  # twelve nights of November posts
+        office.post(f"sofu-mahjong/2026-11-{day:02d}.txt", GAME_A.replace("2026-11-03", f"2026-11-{day:02d}"))
+        assert office.run().exit_code == 0
+    awards = sorted((office.state / "lake" / "awards" / "org=sofu-mahjong" / "month=2026-11").glob("*.parquet"))
+    sources = sorted((office.state / "lake" / "sources" / "org=sofu-mahjong").glob("*.parquet"))
+    assert 1 <= len(awards) <= COMPACT_AFTER and 1 <= len(sources) <= COMPACT_AFTER
+    # nothing lost, nothing doubled: 12 games, 48 lines, every line once
+    lines = office.query("select award_id, run_id from awards")
+    assert len(lines) == 48 and lines["award_id"].is_unique and lines["run_id"].nunique() == 12
+    assert len(office.query("select * from sources")) == 12
+    assert office.run().report["award_lines"]["posted"] == 0
