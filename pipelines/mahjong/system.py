@@ -134,8 +134,12 @@ class MahjongSystem:
         months = set(month_keys(results["event_date"]).dropna())
         history = ctx.lake.read("mahjong_results", MahjongResult, organisation, months)
         history = history.merge(active, on=["source_file", "source_sha256"])
-        history = history[~history["source_file"].isin(superseded)].drop_duplicates("event_id")
-        history = history.assign(location="game " + history["game_no"].astype("string"))
+        history = history[~history["source_file"].isin(superseded)]
+        line = pd.to_numeric(history["location"].str.extract(r"(\d+)")[0])
+        span = history.assign(line=line).groupby("event_id").agg(
+            fingerprint=("fingerprint", "first"), source_file=("source_file", "first"), first=("line", "min"), last=("line", "max")
+        )
+        history = span.assign(location="lines " + span["first"].astype(str) + "–" + span["last"].astype(str)).reset_index()
 
         valid, valid_yakuman, quarantined = validate_games(
             results, yakuman,

@@ -258,3 +258,27 @@ def test_nightly_runs_over_time_keep_each_partition_to_a_few_files(office):
     assert len(lines) == 48 and lines["award_id"].is_unique and lines["run_id"].nunique() == 12
     assert len(office.query("select * from sources")) == 12
     assert office.run().report["award_lines"]["posted"] == 0
+
+
+def test_a_game_posted_again_in_another_file_is_flagged_and_posted_once(office):
+    office.post("sofu-mahjong/a.txt", GAME_A)
+    office.run()
+    # a second member posts the same evening, repeating game A (same date, players, scores)
+    office.post("sofu-mahjong/b.txt", GAME_A + "\n" + GAME_B.replace("2026-11-03\n", ""))
+    result = office.run()
+    assert result.exit_code == 3
+    q = office.query("select source_file, location, reason from quarantine")
+    assert q.to_dict("records") == [{
+        "source_file": "sofu-mahjong/b.txt", "location": "lines 2–5",
+        "reason": "the same game (same date, players and scores) was already posted in sofu-mahjong/a.txt lines 2–5; it is counted once",
+    }]
+    assert len(ledger(office)) == 8  # A once, B once
+
+
+def test_the_same_game_twice_in_one_post_counts_once(office):
+    office.post("sofu-mahjong/a.txt", GAME_A + "\n" + GAME_A.replace("2026-11-03\n", ""))
+    assert office.run().exit_code == 3
+    q = office.query("select location, reason from quarantine")
+    assert q["location"].tolist() == ["lines 7–10"]
+    assert "already posted in sofu-mahjong/a.txt lines 2–5" in q["reason"].iloc[0]
+    assert len(ledger(office)) == 4
