@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
+from pipelines.core.names import normalise_names
 from pipelines.core.sql import connect, fetch
 from pipelines.core.system import get_system
-from pipelines.mahjong.names import normalise_names
-
-import pandas as pd
 
 
 def explain_player(warehouse: Path, player: str, event_id: str | None = None) -> list[str]:

@@ -14,7 +14,7 @@ from pandera.typing import Series
 
 from pipelines.core.dates import iso_days
 from pipelines.core.validation import failure_cases
-from pipelines.mahjong.names import apply_aliases, normalise_names
+from pipelines.core.names import apply_aliases, normalise_names
 
 GAME_KEY = ["game_key"]  # an integer per game of the batch (pipelines/mahjong/parse.py)
 ORDINAL = {1: "1位", 2: "2位", 3: "3位", 4: "4位"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from pipelines.mahjong.names import apply_aliases, normalise_names
+from pipelines.core.names import apply_aliases, normalise_names
 from pipelines.mahjong.parse import parse_text
 
 FIXTURES = Path(__file__).with_name("fixtures")

@@ -1,4 +1,4 @@
-"""Player identity: one spelling per player."""
+"""Player identity: one spelling per player (shared by every rule system and `explain`)."""
 from __future__ import annotations
 
 import pandas as pd
