@@ -12,7 +12,7 @@ from pipelines.core.system import get_system
 
 def explain_player(warehouse: Path, player: str, event_id: str | None = None) -> list[str]:
     player_id = normalise_names(pd.Series([player])).iloc[0]
-    con = connect(warehouse)
+    con = connect(warehouse, read_only=True)
     try:
         lines_ = fetch(
             con,

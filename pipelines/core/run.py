@@ -348,7 +348,7 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
 
     ctx.scoped = scoped
     published: list[str] = []
-    con = connect(paths.warehouse)
+    con = connect(paths.warehouse, read_only=True)
     try:
         for organisation, org in organisations.iterrows():
             system = get_system(org["system"])

@@ -17,7 +17,11 @@ def sql_text(name: str) -> str:
     return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
 
 
-def connect(database: str | Path = ":memory:") -> duckdb.DuckDBPyConnection:
+def connect(database: str | Path = ":memory:", read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with the macros of sql/macros.sql. Read-only connections (to the
+    warehouse, which stores the macros) share the file with analysts' read-only sessions."""
+    if read_only:
+        return duckdb.connect(str(database), read_only=True)
     con = duckdb.connect(str(database))
     con.execute(sql_text("macros"))
     return con

@@ -282,3 +282,22 @@ def test_the_same_game_twice_in_one_post_counts_once(office):
     assert q["location"].tolist() == ["lines 7–10"]
     assert "already posted in sofu-mahjong/a.txt lines 2–5" in q["reason"].iloc[0]
     assert len(ledger(office)) == 4
+
+
+def test_an_analyst_reading_the_warehouse_does_not_stop_the_run_or_explain(office):
+    import duckdb
+
+    office.post("sofu-mahjong/a.txt", GAME_A)
+    office.run()
+    analyst = duckdb.connect(str(office.state / "warehouse.duckdb"), read_only=True)
+    try:
+        office.post("sofu-mahjong/b.txt", GAME_B)
+        assert office.run().exit_code == 0
+        explained = subprocess.run([sys.executable, "-m", "pipelines.cli", "explain", "E", "--state", str(office.state)],
+                                   capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
+        assert explained.returncode == 0 and "1st 7 = 7" in explained.stdout
+        # the analyst still sees the warehouse as it was when they opened it
+        assert analyst.sql("select count(*) from awards").fetchall() == [(4,)]
+    finally:
+        analyst.close()
+    assert len(ledger(office)) == 8

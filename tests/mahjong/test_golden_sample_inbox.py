@@ -138,3 +138,23 @@ def test_publications_exist_for_both_periods(golden):
         assert {p.name for p in folder.iterdir()} == {"index.html", "leaderboard.csv", "leaderboard.md"}
     html = (state / "publications" / "sofu-mahjong" / "2026-10" / "index.html").read_text(encoding="utf-8")
     assert "蒼風杯" in html and "ぽん太" in html and "<svg" in html
+
+
+def test_explain_shows_each_game_and_the_leaderboard_arithmetic(golden):
+    *_, state = golden
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pipelines.cli", "explain", "らつみ", "--state", str(state)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    # the seed's example game (docs/mahjong-samples.md: 2026-10-10.txt lines 18–22): 7 + yakuman 1
+    assert ("2026-10-10  sofu-mahjong/2026-10-10.txt#3     8.00 league  1st 7, yakuman 四暗刻 +1 = 8 [season-2]  "
+            "[sofu-mahjong/2026-10-10.txt lines 18–22]") in out
+    # the documented final tables: Aug–Sep 184 / 44 = 4.182 (rank 1), Oct–Nov 101 / 34 = 2.971 (rank 11=)
+    assert "(184.00 points + 0.00 bonus) / 44 games = 184.00 / 44 = 4.182 (half-up to 3 decimals) → rank 1 [season-1]" in out
+    assert "(101.00 points + 0.00 bonus) / 34 games = 101.00 / 34 = 2.971 (half-up to 3 decimals) → rank 11 [season-2]" in out
+    one_game = subprocess.run([sys.executable, "-m", "pipelines.cli", "explain", "らつみ", "--state", str(state),
+                               "--event", "sofu-mahjong/2026-10-10.txt#3"], capture_output=True, text=True, cwd=ROOT)
+    assert one_game.stdout.count(" league ") == 1
