@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 
 def normalise_names(names: pd.Series) -> pd.Series:
     """Unicode NFKC (full-width letters and digits become ASCII), trimmed, inner spaces collapsed."""
-    return (
-        names.astype("string")
-        .str.normalize("NFKC")
-        .str.replace(r"\s+", " ", regex=True)
-        .str.strip()
-    )
+    text = pc.utf8_normalize(pa.array(names.astype("string"), type=pa.string(), from_pandas=True), form="NFKC")
+    text = pc.utf8_trim_whitespace(pc.replace_substring_regex(text, pattern=r"\s+", replacement=" "))
+    return pd.Series(text, index=names.index, dtype="string")
 
 
 def apply_aliases(names: pd.Series, aliases: pd.DataFrame) -> pd.Series:

@@ -8,6 +8,7 @@ import pyarrow as pa
 
 from pipelines.core.dates import month_keys
 from pipelines.core.sql import connect, query
+from pipelines.core.text import concat
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.mahjong import calendar
 from pipelines.mahjong.parse import ORPHAN_COLUMNS, decode, empty_results, empty_yakuman, parse_csv, parse_texts
@@ -46,14 +47,14 @@ def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFram
         yakuman[i] = y.assign(game_key=y["game_key"] + offset)
         offset += int(r["game_key"].max()) + 1 if len(r) else 0
 
-    def concat(frames, empty):
+    def stack(frames, empty):
         frames = [f for f in frames if len(f)]
         return pd.concat(frames, ignore_index=True) if frames else empty
 
     return (
-        concat(results, empty_results()),
-        concat(yakuman, empty_yakuman()),
-        concat(orphans, pd.DataFrame(columns=ORPHAN_COLUMNS)),
+        stack(results, empty_results()),
+        stack(yakuman, empty_yakuman()),
+        stack(orphans, pd.DataFrame(columns=ORPHAN_COLUMNS)),
     )
 
 
@@ -81,7 +82,7 @@ def _results_table(valid: pd.DataFrame, yakuman: pd.DataFrame, organisation: str
     ).reset_index()
     rows = valid.merge(yak, on=GAME_KEY + ["player_id"], how="left")
     return rows.assign(
-        event_id=rows["source_file"] + "#" + rows["game_seq"].astype(int).astype(str),
+        event_id=concat(rows["source_file"], "#", rows["game_seq"].astype(int)),
         organisation=organisation,
         event_date=rows["event_date"].dt.date,
         game_no=rows["game_seq"].astype(int),
@@ -89,7 +90,7 @@ def _results_table(valid: pd.DataFrame, yakuman: pd.DataFrame, organisation: str
         yakuman=rows["yakuman"].fillna(0).astype(int),
         yakuman_names=rows["yakuman_names"].fillna(""),
         source_sha256=rows["source_file"].map(sha_of),
-        location="line " + rows["line_no"].astype(int).astype(str),
+        location=concat("line ", rows["line_no"].astype(int), index=rows.index),
         run_id=run_id,
     )
 
@@ -111,7 +112,7 @@ def _awards(results: pd.DataFrame, rules: LeagueRules, org: pd.Series) -> pd.Dat
     return lines.assign(
         system="mahjong",
         denomination=DENOMINATION,
-        location="lines " + lines["first_line"].astype(int).astype(str) + "–" + lines["last_line"].astype(int).astype(str),
+        location=concat("lines ", lines["first_line"].astype(int), "–", lines["last_line"].astype(int)),
     )[list(AwardDraft.to_schema().columns)]
 
 
