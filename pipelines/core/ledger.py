@@ -26,7 +26,7 @@ def _award_ids(drafts: pd.DataFrame) -> pd.Series:
         ).to_arrow_table()
     finally:
         con.close()
-    return pd.Series(ids.column("award_id").to_pandas(types_mapper=pd.ArrowDtype).to_numpy(), index=drafts.index, dtype="string")
+    return pd.Series(pd.arrays.ArrowExtensionArray(ids.column("award_id").combine_chunks()), index=drafts.index)
 
 
 def post(drafts: pd.DataFrame, run_id: str, posted_on: date) -> pd.DataFrame:

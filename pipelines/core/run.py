@@ -226,7 +226,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             )
             standing = ledger.standing_lines(prior)
             reversals = ledger.reverse(standing, replaced.set_index("source_file")["sha256"], run_id, as_of)
-        award_lines = pd.concat([reversals, posted], ignore_index=True)
+        award_lines = pd.concat([reversals, posted], ignore_index=True) if len(reversals) else posted
         del awards, drafts, posted  # a large first run holds several copies otherwise
 
     # -- validate ---------------------------------------------------------------------------------

@@ -120,6 +120,12 @@ def _extract(texts: pd.Series, pattern: str) -> pd.DataFrame:
     )
 
 
+def _integers(digits: pd.Series) -> pd.Series:
+    """Integers from text the regexes already checked to be digits (NA stays NA), cast in Arrow."""
+    values = pc.cast(pa.array(digits, type=pa.string(), from_pandas=True), pa.int64())
+    return pd.Series(pd.array(values, dtype="Int64"), index=digits.index)
+
+
 def _matches(texts: pd.Series, pattern: str) -> pd.Series:
     found = pc.match_substring_regex(pa.array(texts, type=pa.string(), from_pandas=True), pattern)
     return pd.Series(found.fill_null(False).to_numpy(zero_copy_only=False), index=texts.index, dtype=bool)
@@ -186,7 +192,7 @@ def parse_texts(files: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFram
     # Games: a run of up to four consecutive result lines is one game, whatever its ranks (so a
     # game with a wrong rank is reported as that game). A longer run (a blank line forgotten
     # between two games) is split before each 1位 line.
-    rank_digit = pd.to_numeric(_extract(t, _RANK_DIGIT)["digit"], errors="coerce")
+    rank_digit = _integers(_extract(t, _RANK_DIGIT)["digit"])
     continues_run = is_rank_like.shift(1, fill_value=False) & ~first_of_file
     run_start = is_rank_like & ~continues_run
     run_id = run_start.cumsum().where(is_rank_like)
@@ -210,10 +216,10 @@ def parse_texts(files: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFram
             "event_date": date_value,
             "date_problem": date_problem,
             "date_line": date_line,
-            "rank": pd.to_numeric(rank_parts["rank"], errors="coerce"),
+            "rank": _integers(rank_parts["rank"]),
             "rank_given": True,
             "player_raw": rank_parts["name"],
-            "score": pd.to_numeric(rank_parts["score"].str.replace(",", "", regex=False), errors="coerce"),
+            "score": _integers(rank_parts["score"].str.replace(",", "", regex=False)),
             "raw": lines["raw"],
             "problem": problem,
         }
