@@ -169,16 +169,17 @@ class StagedRun:
         schema = arrow_schema(model)
         self.models[table] = model
         arrow = pa_arrow.Table.from_pandas(frame[list(schema.names)], schema=schema, preserve_index=False)
-        keys = frame["organisation"].astype("string")
-        if month_column:  # the month folder of each row
-            keys = keys + "\x1f" + month_keys(frame[month_column])
-        codes, uniques = pd.factorize(keys, sort=True)
+        partitions = pd.DataFrame(
+            {"org": frame["organisation"].to_numpy(), "month": month_keys(frame[month_column]).to_numpy() if month_column else ""},
+            index=frame.index,
+        )
+        codes = partitions.groupby(["org", "month"], sort=True).ngroup().to_numpy()
+        uniques = partitions.drop_duplicates().sort_values(["org", "month"]).to_numpy().tolist()
         order = np.argsort(codes, kind="stable")  # rows grouped by partition, then sliced
         bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
         arrow = arrow.take(pa_arrow.array(order))
         written = []
-        for i, key in enumerate(uniques):
-            organisation, _, month = str(key).partition("\x1f")
+        for i, (organisation, month) in enumerate(uniques):
             rel = f"{table}/org={organisation}/" + (f"month={month}/" if month_column else "") + f"part-{self.run_id}.parquet"
             target = self.root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
