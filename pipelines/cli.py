@@ -139,15 +139,19 @@ def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None,
 @click.argument("player")
 @click.option("--event", "event_id", default=None, help="Only this event's lines.")
 @click.option("--state", "state_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_STATE, show_default=True)
-def explain(player: str, event_id: str | None, state_dir: Path) -> None:
-    """Each award line of a player, with its derivation, and the ranking arithmetic."""
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR, hidden=True)
+def explain(player: str, event_id: str | None, state_dir: Path, data_dir: Path) -> None:
+    """Each award line of a player, with its derivation, and the ranking arithmetic.
+
+    PLAYER may be written as in the result files (full-width letters, extra spaces, an alias).
+    """
     from pipelines.core.explain import explain_player
 
     paths = StatePaths(state_dir)
     if not paths.warehouse.exists():
         console.print(f"[red]no warehouse at {paths.warehouse}: run `pointledger run` first[/red]")
         sys.exit(1)
-    lines = explain_player(paths.warehouse, player, event_id)
+    lines = explain_player(paths.warehouse, player, event_id, data_dir)
     if not lines:
         console.print(f"[yellow]no award lines for player {player!r}{' in event ' + event_id if event_id else ''}[/yellow]")
         sys.exit(1)

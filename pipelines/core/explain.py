@@ -5,13 +5,25 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core.names import normalise_names
+from pipelines.core.names import apply_aliases, normalise_names
+from pipelines.core.settings import DATA_DIR
 from pipelines.core.sql import connect, fetch
 from pipelines.core.system import get_system
 
 
-def explain_player(warehouse: Path, player: str, event_id: str | None = None) -> list[str]:
-    player_id = normalise_names(pd.Series([player])).iloc[0]
+def resolve_player(player: str, data_dir: Path = DATA_DIR) -> str:
+    """The player id a name stands for: normalised, then through the organisations' alias tables
+    (so `explain けん` finds Ken's lines when `けん,Ken` is an alias)."""
+    name = normalise_names(pd.Series([player]))
+    tables = [pd.read_csv(path, dtype="string", keep_default_na=False) for path in sorted((data_dir / "aliases").glob("*.csv"))]
+    tables = [t for t in tables if {"alias", "player_id"} <= set(t.columns)]
+    if tables:
+        name = apply_aliases(name, pd.concat(tables, ignore_index=True).drop_duplicates("alias"))
+    return name.iloc[0]
+
+
+def explain_player(warehouse: Path, player: str, event_id: str | None = None, data_dir: Path = DATA_DIR) -> list[str]:
+    player_id = resolve_player(player, data_dir)
     con = connect(warehouse, read_only=True)
     try:
         lines_ = fetch(

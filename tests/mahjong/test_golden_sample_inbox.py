@@ -158,3 +158,19 @@ def test_explain_shows_each_game_and_the_leaderboard_arithmetic(golden):
     one_game = subprocess.run([sys.executable, "-m", "pipelines.cli", "explain", "らつみ", "--state", str(state),
                                "--event", "sofu-mahjong/2026-10-10.txt#3"], capture_output=True, text=True, cwd=ROOT)
     assert one_game.stdout.count(" league ") == 1
+
+
+def test_explain_finds_a_player_by_any_spelling(golden):
+    *_, state = golden
+    import subprocess
+    import sys
+
+    def lines_of(name: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "pipelines.cli", "explain", name, "--state", str(state)],
+                              capture_output=True, text=True, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()[0]
+
+    # data/aliases/sofu-mahjong.csv has けん → Ken; NFKC makes Ｋｅｎ Ken
+    assert lines_of("けん") == lines_of("Ｋｅｎ") == lines_of(" Ken ") == lines_of("Ken")
+    assert lines_of("Ken").startswith("Ken: ")
