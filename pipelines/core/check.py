@@ -17,13 +17,16 @@ def check_files(files: list[Path], organisations: pd.DataFrame, organisation: st
     ctx = RunContext(run_id="check", as_of=as_of, lake=Lake.open(StatePaths(scratch)), data_dir=data_dir)
     report = []
     for path in files:
-        org_id = organisation or path.resolve().parent.name
+        # the organisation is the nearest enclosing folder named after one (inbox/<org>/any/sub/folders)
+        folder = next((p for p in path.resolve().parents if p.name in organisations.index), None)
+        org_id = organisation or (folder.name if folder else path.resolve().parent.name)
         if org_id not in organisations.index:
             raise KeyError(f"{path}: unknown organisation {org_id!r}; pass --organisation or put the file in a folder "
                            f"named after its organisation (known: {', '.join(organisations.index)})")
         org = organisations.loc[org_id]
         system = get_system(org["system"])
-        source_file = f"{org_id}/{path.name}"
+        inside = path.resolve().relative_to(folder) if folder is not None and folder.name == org_id else Path(path.name)
+        source_file = f"{org_id}/{inside.as_posix()}"
         if path.suffix.lower() not in system.accepted_suffixes:
             report.append({"file": str(path), "records_ok": 0, "problems": [
                 {"location": "whole file", "reason": f"unsupported file type {path.suffix or '(none)'}; expected one of "

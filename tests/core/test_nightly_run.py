@@ -301,3 +301,11 @@ def test_an_analyst_reading_the_warehouse_does_not_stop_the_run_or_explain(offic
     finally:
         analyst.close()
     assert len(ledger(office)) == 8
+
+
+def test_check_finds_the_organisation_of_a_file_in_a_sub_folder(office):
+    path = office.post("sofu-mahjong/2026/11/bad.txt", BAD_SUM)
+    done = subprocess.run([sys.executable, "-m", "pipelines.cli", "check", str(path), "--as-of", "2026-12-02"],
+                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 3
+    assert "0 record(s) OK, 1 problem(s)" in done.stdout and "add up to 99000; expected 100000" in done.stdout
