@@ -334,15 +334,19 @@ def finalise(
     return good, q
 
 
-def entrants_frame(rows: list[dict]) -> pd.DataFrame:
+def entrants_frame(rows: list[dict], per_session: bool = False) -> pd.DataFrame:
+    """The entrant list, first mention of a pair wins. ``per_session`` (CSV): the rows carry a
+    ``session`` and the list is kept per session, so a file holding several sessions may number
+    different players with the same pair number in each session."""
     if not rows:
         return empty_frames()["entrants"]
     e = pd.DataFrame(rows)
     for c in ENTRANT_COLUMNS:
         if c not in e:
             e[c] = ""
-    e = e[ENTRANT_COLUMNS].fillna("")
-    return e.drop_duplicates(["event_id", "section", "direction", "entrant"]).reset_index(drop=True)
+    extra = ["session"] if per_session else []
+    e = e[ENTRANT_COLUMNS + extra].fillna("")
+    return e.drop_duplicates(["event_id", *extra, "section", "direction", "entrant"]).reset_index(drop=True)
 
 
 def events_frame(rows: list[dict]) -> pd.DataFrame:

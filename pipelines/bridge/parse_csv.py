@@ -104,16 +104,21 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     ])
 
     # Entrants from the name/id columns (first mention wins)
+    # Per session: a file holding two sessions may seat other players under the same pair number in
+    # session 2; an event-wide list credited session 2's standings to session 1's players (found by
+    # tests/bridge/test_bridge_pipeline_scoring_options.py). Session numbers as finalise reads them.
+    session_no = pd.to_numeric(df["session"], errors="coerce").fillna(1).astype("int64")
     ent_rows = []
     for side, dcol in (("ns", "NS"), ("ew", "EW")):
         sub = df[["event_id", "section", "movement", f"{side}_pair", f"{side}_names", f"{side}_ids"]]
         pp = split_pair_number(sub[f"{side}_pair"])
-        for ev, sec, mov, pair, names, ids in zip(sub["event_id"], sub["section"], sub["movement"], pp["pair"],
-                                                  sub[f"{side}_names"], sub[f"{side}_ids"]):
+        for ev, ses, sec, mov, pair, names, ids in zip(sub["event_id"], session_no, sub["section"], sub["movement"],
+                                                       pp["pair"], sub[f"{side}_names"], sub[f"{side}_ids"]):
             if names or ids:
-                ent_rows.append({"event_id": ev, "section": sec, "direction": dcol if mov == "mitchell" else "",
-                                 "entrant": pair, "entrant_name": "", "player_names": names, "player_ids": ids})
-    entrants = entrants_frame(ent_rows)
+                ent_rows.append({"event_id": ev, "session": int(ses), "section": sec,
+                                 "direction": dcol if mov == "mitchell" else "", "entrant": pair, "entrant_name": "",
+                                 "player_names": names, "player_ids": ids})
+    entrants = entrants_frame(ent_rows, per_session=True)
 
     raw = pd.DataFrame({
         "event_id": df["event_id"], "session": df["session"].where(df["session"] != "", "1"),

@@ -111,15 +111,35 @@ def _attach_players(standings: pd.DataFrame, entrants: pd.DataFrame | None) -> p
         return standings
     if entrants is None or entrants.empty:
         return standings.assign(player_ids="", player_names="")
-    e = entrants[["event_id", "section", "direction", "entrant", "player_ids", "player_names"]].fillna("")
-    exact = standings.merge(e, on=["event_id", "section", "direction", "entrant"], how="left")
+    if "session" in entrants and entrants["session"].notna().any():
+        # Per-session entrant lists (CSV): an event's pairs are matched within their session, so a
+        # pair number reused by other players in another session of the file keeps its own players;
+        # events whose list has no session (PBN, USEBIO) are matched as before.
+        listed = entrants["session"].notna()
+        by_session = standings["event_id"].isin(entrants.loc[listed, "event_id"])
+        parts = [_attach(standings[by_session], entrants[listed].astype({"session": "int64"}), ["session"]),
+                 _attach(standings[~by_session], entrants[~listed], [])]
+        return pd.concat(parts).sort_index()
+    return _attach(standings, entrants, [])
+
+
+def _attach(standings: pd.DataFrame, entrants: pd.DataFrame, extra: list[str]) -> pd.DataFrame:
+    """Player ids and names of each standing, matched on event (and ``extra`` keys), section,
+    direction and entrant; then more loosely. Keeps the index of ``standings``."""
+    if standings.empty:
+        return standings.assign(player_ids="", player_names="")
+    index = standings.index
+    ev = ["event_id", *extra]
+    e = entrants[ev + ["section", "direction", "entrant", "player_ids", "player_names"]].fillna("")
+    exact = standings.merge(e, on=ev + ["section", "direction", "entrant"], how="left")
     # entrant lists without a section, or a Howell list with directions, still identify the pair
-    loose = e.drop_duplicates(["event_id", "entrant", "direction"]).rename(
+    loose = e.drop_duplicates(ev + ["entrant", "direction"]).rename(
         columns={"player_ids": "_ids2", "player_names": "_names2"}).drop(columns="section")
-    exact = exact.merge(loose, on=["event_id", "direction", "entrant"], how="left")
-    any_dir = e.drop_duplicates(["event_id", "entrant"]).rename(
-        columns={"player_ids": "_ids3", "player_names": "_names3"})[["event_id", "entrant", "_ids3", "_names3"]]
-    exact = exact.merge(any_dir, on=["event_id", "entrant"], how="left")
+    exact = exact.merge(loose, on=ev + ["direction", "entrant"], how="left")
+    any_dir = e.drop_duplicates(ev + ["entrant"]).rename(
+        columns={"player_ids": "_ids3", "player_names": "_names3"})[ev + ["entrant", "_ids3", "_names3"]]
+    exact = exact.merge(any_dir, on=ev + ["entrant"], how="left")
+    exact.index = index
     howell = exact["direction"] == ""
     exact["player_ids"] = exact["player_ids"].fillna(exact["_ids2"]).fillna(exact["_ids3"].where(howell)).fillna("")
     exact["player_names"] = exact["player_names"].fillna(exact["_names2"]).fillna(exact["_names3"].where(howell)).fillna("")
