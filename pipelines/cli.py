@@ -76,6 +76,9 @@ def run(inbox_dir: Path, state_dir: Path, as_of: date | None, data_dir: Path) ->
     except SettingsError as error:
         console.print(f"[red]settings error, nothing was posted:[/red] {error}")
         sys.exit(nightly.EXIT_FAILED)
+    except nightly.OutputsFailed as error:
+        console.print(f"[red]{error}[/red]")
+        sys.exit(nightly.EXIT_FAILED)
     except Exception as error:  # noqa: BLE001 - the office needs one clear line, and the state is intact
         console.print(f"[red]run failed, nothing was posted ({type(error).__name__}):[/red] {error}")
         sys.exit(nightly.EXIT_FAILED)

@@ -20,7 +20,6 @@ import fcntl
 import json
 import os
 import secrets
-import shutil
 import signal
 import time
 from contextlib import contextmanager
@@ -57,6 +56,11 @@ class RunLocked(Exception):
 
 class RunFailed(Exception):
     pass
+
+
+class OutputsFailed(Exception):
+    """The run committed its lines, but rebuilding the warehouse or publications failed. The next
+    run redoes them (a committed run without a run report has its outputs redone)."""
 
 
 @dataclass
@@ -137,14 +141,12 @@ def run(
     with run_lock(paths):
         try:
             return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress)
-        except (RunFailed, Exception) as error:
+        except OutputsFailed:
+            raise
+        except Exception:
             # Nothing was committed: remove what this run staged or moved, keep the state as it was.
             Lake.open(paths).recover()
-            for leftover in (paths.warehouse.with_name(paths.warehouse.name + ".tmp"), paths.publications.with_name("publications.tmp")):
-                if leftover.is_dir():
-                    shutil.rmtree(leftover, ignore_errors=True)
-                elif leftover.exists():
-                    leftover.unlink()
+            paths.warehouse.with_name(paths.warehouse.name + ".tmp").unlink(missing_ok=True)
             raise
 
 
@@ -305,8 +307,14 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         if not (paths.runs / f"{earlier['run_id']}.json").exists():
             for org, months in earlier.get("affected", {}).items():
                 affected.setdefault(org, set()).update(months)
-    with timer.stage("publish", progress):
-        published = refresh_outputs(ctx, paths, organisations, lake, affected=affected)
+    try:
+        with timer.stage("publish", progress):
+            published = refresh_outputs(ctx, paths, organisations, lake, affected=affected)
+    except Exception as error:
+        raise OutputsFailed(
+            f"run {run_id} posted its lines, but rebuilding the warehouse and publications failed "
+            f"({type(error).__name__}: {error}); the next run redoes them"
+        ) from error
 
     report = _report(run_id, as_of, started, inbox_dir, files, unknown_org, checked, recovered, timer, published)
     exit_code = EXIT_QUARANTINE if len(checked["quarantine"]) else EXIT_OK

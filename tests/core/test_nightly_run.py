@@ -309,3 +309,17 @@ def test_check_finds_the_organisation_of_a_file_in_a_sub_folder(office):
                           capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 3
     assert "0 record(s) OK, 1 problem(s)" in done.stdout and "add up to 99000; expected 100000" in done.stdout
+
+
+def test_a_failure_after_the_commit_is_reported_as_such_and_repaired_by_the_next_run(office, monkeypatch):
+    office.post("sofu-mahjong/2026-10-03.txt", GAME_A.replace("2026-11-03", "2026-10-03"))
+    from pipelines.mahjong import publish
+
+    real = publish.render_period
+    monkeypatch.setattr(publish, "render_period", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
+    with pytest.raises(nightly.OutputsFailed, match="posted its lines, but rebuilding the warehouse and publications failed"):
+        office.run()
+    monkeypatch.setattr(publish, "render_period", real)
+    assert office.run().exit_code == 0  # nothing new to post, the missing publication is written
+    assert (office.state / "publications" / "sofu-mahjong" / "2026-10" / "index.html").exists()
+    assert len(office.query("select * from awards")) == 4
