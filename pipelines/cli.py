@@ -95,6 +95,7 @@ def _print_summary(result: nightly.RunResult, paths: StatePaths) -> None:
     table.add_row("  already posted (skipped)", str(files["already_posted"]))
     table.add_row("  duplicates (skipped)", str(files["duplicates"]))
     table.add_row("  waiting: unknown organisation", str(files["waiting_unknown_organisation"]))
+    table.add_row("  refused unread (links, names)", str(files.get("refused_unread", 0)))
     table.add_row("records posted", str(records["posted"]))
     table.add_row("records quarantined", str(records["quarantined"]))
     table.add_row("award lines posted", str(lines["posted"]))
@@ -102,9 +103,19 @@ def _print_summary(result: nightly.RunResult, paths: StatePaths) -> None:
     table.add_row("publications written", str(len(report["publications"])))
     table.add_row("seconds", f"{sum(report['durations_seconds'].values()):.2f}")
     out.print(table)
+    report_path = paths.runs / (result.run_id + ".json")
     if records["quarantined"]:
         out.print(f"[yellow]{records['quarantined']} record(s) quarantined[/yellow]: see the `quarantine` view in "
-                  f"{paths.warehouse} or `pointledger check FILE`; run report {paths.runs / (result.run_id + '.json')}")
+                  f"{paths.warehouse} or `pointledger check FILE`; run report {report_path}")
+    if report.get("internal_errors"):
+        names = sorted({f for incident in report["internal_errors"] for f in incident["source_files"]})
+        out.print(f"[red]{len(names)} file(s) hit an internal error and were quarantined[/red] (the other files "
+                  f"posted): {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}; tracebacks in {report_path}")
+    for earlier in report.get("earlier_runs_unreported", []):
+        out.print(f"[yellow]run {earlier['run_id']} (as of {earlier['as_of']}) stopped before its report[/yellow]: "
+                  f"{earlier['quarantined']} record(s) it quarantined were not signalled then; report written now")
+    for note in report.get("warehouse_notes", []):
+        out.print(f"[yellow]{note}[/yellow]")
 
 
 @main.command()
@@ -131,9 +142,11 @@ def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None,
         header = f"{item['file']}: {item['records_ok']} record(s) OK, {len(item['problems'])} problem(s)"
         out.print(header if not item["problems"] else f"[yellow]{header}[/yellow]")
         for problem in item["problems"]:
-            out.print(f"  {problem['location']}: {problem['reason']}")
+            out.print(f"  {problem['location']}: {problem['reason']}", highlight=False, markup=False)
             if problem.get("record"):
-                out.print(f"      found: {problem['record']}", highlight=False)
+                out.print(f"      found: {problem['record']}", highlight=False, markup=False)
+        for incident in item.get("internal_errors", []):
+            out.print(f"  internal error: {incident['error']}", highlight=False, markup=False)
         problems += len(item["problems"])
     sys.exit(3 if problems else 0)
 

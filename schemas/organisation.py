@@ -18,6 +18,8 @@ class Organisation(pa.DataFrameModel):
     game_total: pd.Int64Dtype = pa.Field(nullable=True, gt=0)
     # first month of the organisation's balance season (4 = April–March); calendar files override
     season_start_month: pd.Int64Dtype = pa.Field(nullable=True, ge=1, le=12)
+    # largest inbox file read, in MB (a larger one is quarantined unread); blank: the default
+    max_file_mb: pd.Int64Dtype = pa.Field(nullable=True, gt=0)
     # the `[options]` table of the settings file as JSON: system-specific settings that the rule
     # system validates with its own schema
     options: str = pa.Field()

@@ -1,14 +1,15 @@
 """`pointledger check`: run a rule system's parsing and validation on files, post nothing."""
 from __future__ import annotations
 
-import hashlib
 from datetime import date
 from pathlib import Path
 
 import pandas as pd
 
+from pipelines.core.inbox import sha256_of
 from pipelines.core.lake import Lake
-from pipelines.core.settings import StatePaths
+from pipelines.core.processing import process_isolated
+from pipelines.core.settings import DEFAULT_MAX_FILE_MB, StatePaths
 from pipelines.core.system import RunContext, SourceFile, get_system
 
 
@@ -32,12 +33,29 @@ def check_files(files: list[Path], organisations: pd.DataFrame, organisation: st
                 {"location": "whole file", "reason": f"unsupported file type {path.suffix or '(none)'}; expected one of "
                  f"{', '.join(system.accepted_suffixes)}", "record": None}]})
             continue
-        sha = hashlib.sha256(path.read_bytes()).hexdigest()
-        batch = system.process(ctx, org, [SourceFile(org_id, source_file, path, sha)],
-                               pd.DataFrame(columns=["source_file", "source_sha256"]), set())
+        if path.is_symlink():
+            report.append({"file": str(path), "records_ok": 0, "problems": [
+                {"location": "whole file", "reason": "a link, not a file: copy the file itself (links are not followed)",
+                 "record": None}]})
+            continue
+        limit_mb = org.get("max_file_mb")
+        limit_mb = DEFAULT_MAX_FILE_MB if limit_mb is None or pd.isna(limit_mb) else int(limit_mb)
+        size = path.stat().st_size
+        if size > limit_mb * 1_000_000:
+            report.append({"file": str(path), "records_ok": 0, "problems": [
+                {"location": "whole file", "reason": f"file too large: {size / 1_000_000:.1f} MB, the limit is {limit_mb} MB "
+                 "(max_file_mb in the organisation settings); the file was not read", "record": None}]})
+            continue
+        sha = sha256_of(str(path))
+        # the same isolation as the nightly run: what check reports is what run would quarantine
+        isolated = process_isolated(ctx, system, org, [SourceFile(org_id, source_file, path, sha)],
+                                    pd.DataFrame(columns=["source_file", "source_sha256"]), set())
+        batch = isolated.batch
         problems = [
             {"location": r.location, "reason": r.reason, "record": None if pd.isna(r.record) else r.record}
             for r in batch.quarantine.itertuples()
         ]
-        report.append({"file": str(path), "records_ok": int(batch.records["records_posted"].sum()), "problems": problems})
+        posted = int(batch.records["records_posted"].sum()) if len(batch.records) else 0
+        report.append({"file": str(path), "records_ok": posted, "problems": problems,
+                       "internal_errors": [i.as_dict() for i in isolated.incidents]})
     return report

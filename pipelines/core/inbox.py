@@ -7,6 +7,8 @@ a path that was posted before is a correction. Files at other paths are addition
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from pathlib import Path
 
 import pandas as pd
@@ -14,25 +16,78 @@ import pandas as pd
 IGNORED_PREFIXES = (".", "~$")  # hidden files, editor lock files
 
 
-def scan(inbox: Path) -> pd.DataFrame:
-    """Every regular file under the inbox: organisation folder, relative path, size, mtime."""
-    rows = []
+SCAN_COLUMNS = ["organisation", "source_file", "path", "size_bytes", "mtime_ns"]
+REFUSED_COLUMNS = ["organisation", "source_file", "reason"]
+
+
+def printable_name(name: str) -> str:
+    """A file name as text: bytes that are not UTF-8 shown as \\xNN (the name is otherwise kept)."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+        return True
+    except UnicodeEncodeError:  # os.fsdecode keeps undecodable bytes as lone surrogates
+        return False
+
+
+def scan(inbox: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every regular file under the inbox, and every entry refused before anything is read.
+
+    Returns (files, refused). Files: organisation folder, relative path, size, mtime. Refused:
+    links (never followed, so nothing outside the inbox is read) and names that are not UTF-8,
+    each with the reason a club secretary can act on. Links and folders are not descended into.
+    """
+    rows, refused = [], []
     if inbox.exists():
-        for path in sorted(inbox.rglob("*")):
-            rel = path.relative_to(inbox)
-            if not path.is_file() or any(part.startswith(IGNORED_PREFIXES) for part in rel.parts):
-                continue
-            stat = path.stat()
-            rows.append(
-                {
-                    "organisation": rel.parts[0] if len(rel.parts) > 1 else "",
-                    "source_file": rel.as_posix(),
-                    "path": str(path),
-                    "size_bytes": stat.st_size,
-                    "mtime_ns": stat.st_mtime_ns,
-                }
-            )
-    return pd.DataFrame(rows, columns=["organisation", "source_file", "path", "size_bytes", "mtime_ns"])
+        for folder, dirs, names in os.walk(inbox, followlinks=False):
+            rel_folder = Path(folder).relative_to(inbox)
+            for name in sorted(dirs):
+                if Path(folder, name).is_symlink() and not name.startswith(IGNORED_PREFIXES):
+                    refused.append(_refusal(rel_folder / name, "a link to a folder, not a folder: copy the folder itself "
+                                            "into the inbox (links are not followed); nothing in it was read"))
+            # hidden folders are skipped; symlinked folders are not descended into (os.walk)
+            dirs[:] = sorted(d for d in dirs if not d.startswith(IGNORED_PREFIXES))
+            for name in sorted(names):
+                rel = rel_folder / name
+                if any(part.startswith(IGNORED_PREFIXES) for part in rel.parts):
+                    continue
+                path = Path(folder, name)
+                if not all(_is_utf8(part) for part in rel.parts):
+                    refused.append(_refusal(rel, "the file or folder name is not valid UTF-8 text: rename it "
+                                            "(letters, digits, - and _ are safe); the file was not read"))
+                    continue
+                if path.is_symlink():
+                    refused.append(_refusal(rel, "a link, not a file: copy the file itself into the inbox "
+                                            "(links are not followed); the link was not read"))
+                    continue
+                status = path.lstat()
+                if not stat_regular(status):
+                    refused.append(_refusal(rel, "not a regular file (a device, pipe or socket): put the result "
+                                            "file itself into the inbox"))
+                    continue
+                rows.append(
+                    {
+                        "organisation": rel.parts[0] if len(rel.parts) > 1 else "",
+                        "source_file": rel.as_posix(),
+                        "path": str(path),
+                        "size_bytes": status.st_size,
+                        "mtime_ns": status.st_mtime_ns,
+                    }
+                )
+    files = pd.DataFrame(rows, columns=SCAN_COLUMNS).sort_values("source_file", ignore_index=True)
+    return files, pd.DataFrame(refused, columns=REFUSED_COLUMNS)
+
+
+def stat_regular(status: os.stat_result) -> bool:
+    return stat.S_ISREG(status.st_mode)
+
+
+def _refusal(rel: Path, reason: str) -> dict:
+    parts = [printable_name(p) for p in rel.parts]
+    return {"organisation": parts[0] if len(parts) > 1 else "", "source_file": "/".join(parts), "reason": reason}
 
 
 def sha256_of(path: str) -> str:

@@ -32,7 +32,8 @@ import pandas as pd
 from pipelines.core import inbox, ledger, warehouse
 from pipelines.core.dates import month_keys
 from pipelines.core.lake import Lake, StagedRun, write_json_atomically
-from pipelines.core.settings import DATA_DIR, StatePaths, load_organisations
+from pipelines.core.processing import process_isolated
+from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, StatePaths, load_organisations
 from pipelines.core.sql import connect
 from pipelines.core.system import RunContext, SourceFile, get_system
 from pipelines.core.validation import describe_failures, failure_cases
@@ -162,7 +163,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     with timer.stage("scan", progress):
         history = lake.read("sources", SourceRecord)
         latest = inbox.latest_versions(history)
-        files = inbox.scan(inbox_dir)
+        files, refused = inbox.scan(inbox_dir)
         unknown_org = files[~files["organisation"].isin(organisations.index)]
         files = files[files["organisation"].isin(organisations.index)]
         files = inbox.with_hashes(files, latest)
@@ -173,10 +174,28 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             [suffix.iloc[i] in get_system(system_of[org]).accepted_suffixes for i, org in enumerate(files["organisation"])],
             index=files.index, dtype=bool,
         )
-        files = files.assign(supported=accepted)
+        limit_mb = files["organisation"].map(organisations["max_file_mb"]).astype("Float64").fillna(DEFAULT_MAX_FILE_MB)
+        files = files.assign(supported=accepted, too_large=(files["size_bytes"] > limit_mb * 1_000_000).astype(bool),
+                             limit_mb=limit_mb)
 
-    quarantine_parts = [_unknown_org_quarantine(unknown_org)]
-    unsupported = files[files["action"].isin(["new", "correction"]) & ~files["supported"]]
+    quarantine_parts = [_unknown_org_quarantine(unknown_org), _refused_quarantine(refused)]
+    oversized = files[files["action"].isin(["new", "correction"]) & files["supported"] & files["too_large"]]
+    quarantine_parts.append(
+        pd.DataFrame(
+            {
+                "source_file": oversized["source_file"],
+                "location": "whole file",
+                "reason": "file too large: " + (oversized["size_bytes"] / 1_000_000).round(1).astype(str)
+                + " MB, the limit is " + oversized["limit_mb"].astype(int).astype(str)
+                + " MB (max_file_mb in the organisation settings); the file was not read. Send the results "
+                "in smaller files (one per event or day), or ask the office to raise the limit",
+                "record": pd.NA,
+            }
+        )
+    )
+    files = files.assign(supported=files["supported"] & ~files["too_large"]).drop(columns=["too_large", "limit_mb"])
+    unsupported = files[files["action"].isin(["new", "correction"]) & ~files["supported"]
+                        & ~files["source_file"].isin(oversized["source_file"])]
     quarantine_parts.append(
         pd.DataFrame(
             {
@@ -192,7 +211,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
 
     # -- process ---------------------------------------------------------------------------------
     to_process = files[files["action"].isin(["new", "correction"]) & files["supported"]]
-    events, awards, records, tables = [], [], [], {}
+    events, awards, records, tables, incidents = [], [], [], {}, []
     active = latest.loc[latest["status"] != "duplicate", ["source_file", "sha256"]].rename(columns={"sha256": "source_sha256"})
     with timer.stage("process", progress):
         progress.files(len(to_process))
@@ -203,15 +222,19 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
                 SourceFile(organisation, row.source_file, Path(row.path), row.sha256) for row in batch.itertuples()
             ]
             superseded = set(batch.loc[batch["action"] == "correction", "source_file"])
-            result = system.process(ctx, org, sources, active, superseded)
+            isolated = process_isolated(ctx, system, org, sources, active, superseded)
+            result = isolated.batch
+            incidents.extend(i.as_dict() for i in isolated.incidents)
             events.append(result.events)
             awards.append(result.awards)
             records.append(result.records)
             quarantine_parts.append(result.quarantine)
             for name, frame in result.tables.items():
+                if frame is None or not len(frame):
+                    continue
                 tables.setdefault(name, (system.lake_tables[name], []))[1].append(frame)
             progress.advance(len(batch))
-            del result
+            del result, isolated
     _checkpoint("after_process")
 
     # -- ledger ----------------------------------------------------------------------------------
@@ -307,9 +330,12 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         if not (paths.runs / f"{earlier['run_id']}.json").exists():
             for org, months in earlier.get("affected", {}).items():
                 affected.setdefault(org, set()).update(months)
+    # ...and its report is written now, from the lake, so its quarantine is still signalled
+    unreported = _report_unreported_runs(paths, lake, run_id)
+    warehouse_notes: list[str] = []
     try:
         with timer.stage("publish", progress):
-            published = refresh_outputs(ctx, paths, organisations, lake, affected=affected)
+            published = refresh_outputs(ctx, paths, organisations, lake, affected=affected, notes=warehouse_notes)
     except Exception as error:
         raise OutputsFailed(
             f"run {run_id} posted its lines, but rebuilding the warehouse and publications failed "
@@ -317,13 +343,42 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         ) from error
 
     report = _report(run_id, as_of, started, inbox_dir, files, unknown_org, checked, recovered, timer, published)
-    exit_code = EXIT_QUARANTINE if len(checked["quarantine"]) else EXIT_OK
+    report["files"]["refused_unread"] = int(len(refused))
+    report["internal_errors"] = incidents
+    report["warehouse_notes"] = warehouse_notes
+    report["earlier_runs_unreported"] = unreported
+    exit_code = EXIT_QUARANTINE if len(checked["quarantine"]) or any(r["quarantined"] for r in unreported) else EXIT_OK
     report["exit_code"] = exit_code
     write_json_atomically(paths.runs / f"{run_id}.json", report)
     return RunResult(run_id, exit_code, report)
 
 
-def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: Lake, affected: dict) -> list[str]:
+def _report_unreported_runs(paths: StatePaths, lake: Lake, this_run: str) -> list[dict]:
+    """Committed runs that never wrote their report (stopped after their commit): write a report
+    for each from the lake, so that no night's quarantine goes unsignalled."""
+    missing = [r for r in lake.runs if r["run_id"] != this_run and not (paths.runs / f"{r['run_id']}.json").exists()]
+    if not missing:
+        return []
+    ids = [r["run_id"] for r in missing]
+    rows = lake.read("quarantine", QuarantineRecord, where="run_id in (select unnest(?))", params=[ids])
+    counts = rows.groupby("run_id").size().to_dict() if len(rows) else {}
+    out = []
+    for r in missing:
+        quarantined = int(counts.get(r["run_id"], 0))
+        late = {
+            "run_id": r["run_id"], "as_of": r.get("as_of"), "started_at": r.get("started_at"),
+            "reconstructed_by": this_run,
+            "note": "this run committed its lines but stopped before writing its report; reconstructed from the lake",
+            "records": {"quarantined": quarantined},
+            "exit_code": EXIT_QUARANTINE if quarantined else EXIT_OK,
+        }
+        write_json_atomically(paths.runs / f"{r['run_id']}.json", late)
+        out.append({"run_id": r["run_id"], "as_of": r.get("as_of"), "quarantined": quarantined})
+    return out
+
+
+def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: Lake, affected: dict,
+                    notes: list[str] | None = None) -> list[str]:
     """Rebuild the warehouse and the publications of the affected periods (plus any missing)."""
     data_tables: dict[str, list[pd.DataFrame]] = {}
     system_views: list[str] = []
@@ -344,7 +399,9 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
     )
     lake_files = {table: (model, lake.committed_files(table)) for table, model in models.items()}
     tmp = warehouse.build(paths.warehouse, lake_files, tables, system_views, runs)
-    warehouse.swap_in(tmp, paths.warehouse)
+    note = warehouse.swap_in(tmp, paths.warehouse, set_aside=paths.runs / f"{ctx.run_id}-analyst-session.wal")
+    if note and notes is not None:
+        notes.append(note)
 
     def scoped(organisation: str, months: set[str]):
         """An in-memory warehouse with the same views over one organisation's files of these
@@ -385,6 +442,14 @@ def _unknown_org_quarantine(files: pd.DataFrame) -> pd.DataFrame:
               + files["organisation"] + ".toml (or move the file into a known organisation's folder); the file waits in the inbox")
     reason = reason.mask(top_level, "files must be inside an organisation folder (inbox/<organisation>/...); the file waits in the inbox")
     return pd.DataFrame({"source_file": files["source_file"], "location": "whole file", "reason": reason, "record": pd.NA})
+
+
+def _refused_quarantine(refused: pd.DataFrame) -> pd.DataFrame:
+    """Inbox entries refused before reading (links, non-UTF-8 names): reported on every run."""
+    if refused.empty:
+        return empty_frame(QuarantineDraft)
+    return pd.DataFrame({"source_file": refused["source_file"], "location": "whole file",
+                         "reason": refused["reason"], "record": pd.NA})
 
 
 def _source_records(files, records, quarantine, award_lines, run_id) -> pd.DataFrame:

@@ -15,6 +15,9 @@ DATA_DIR = PROJECT_ROOT / "data"
 SQL_DIR = PROJECT_ROOT / "sql"
 DEFAULT_INBOX = DATA_DIR / "samples" / "inbox"
 DEFAULT_STATE = Path("var")
+# An inbox file larger than this is quarantined unread (a club's result file is kilobytes; this
+# bounds the memory one file can take). An organisation sets its own with `max_file_mb`.
+DEFAULT_MAX_FILE_MB = 20
 
 
 class SettingsError(Exception):
@@ -77,6 +80,7 @@ def load_organisations(data_dir: Path = DATA_DIR) -> pd.DataFrame:
                 "aliases": settings.get("aliases"),
                 "game_total": settings.get("game_total"),
                 "season_start_month": settings.get("season_start_month"),
+                "max_file_mb": settings.get("max_file_mb"),
                 "options": json.dumps(settings.get("options", {}), ensure_ascii=False, default=str),
                 "settings_file": path.as_posix(),
             }

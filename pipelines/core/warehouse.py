@@ -100,5 +100,19 @@ def build(
     return tmp
 
 
-def swap_in(tmp: Path, target: Path) -> None:
+def swap_in(tmp: Path, target: Path, set_aside: Path | None = None) -> str | None:
+    """Replace the warehouse with the one just built. An analyst's read-write session on the old
+    file may have left a write-ahead log beside it, which belongs to the old file and would make
+    the new one unreadable ("WAL does not match database file"): it is moved aside, and the
+    returned note says so (the warehouse is rebuilt every run; analysts' own tables belong in
+    their own database file)."""
     os.replace(tmp, target)
+    wal = target.with_name(target.name + ".wal")
+    if not wal.exists():
+        return None
+    destination = set_aside or target.with_name(target.name + ".stale.wal")
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(wal, destination)
+    return (f"an analyst's session had uncommitted writes in {target.name}; the warehouse is rebuilt every run, so "
+            f"they were set aside in {destination} (keep your own tables in your own database file and ATTACH "
+            f"the warehouse read-only)")

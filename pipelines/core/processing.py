@@ -1,0 +1,248 @@
+"""One organisation's batch through its rule system, with every failure confined to its files.
+
+`run` and `check` both call `process_isolated`, so a file is judged the same way by both.
+
+A rule system scores a batch of files together (vectorised). Whatever goes wrong inside it — an
+exception in a parser or a scorer, or output that breaks its own contract (a pandera model) —
+must cost only the files concerned, never the night:
+
+1. the batch is processed whole (the fast path);
+2. if that raises, each isolation group (the files that must be scored together; by default
+   each file alone) is processed on its own, and a group that still raises is quarantined as a
+   whole with "internal error" (the traceback goes to the run report, not to the club);
+3. the outputs are checked against their models; rows that break them are traced to their
+   source files, and those files' groups are withdrawn from the batch and quarantined;
+4. a file that yielded no record at all, and no problem either, is quarantined: "no results
+   found", never posted empty.
+"""
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from pipelines.core.system import SourceFile, SystemBatch
+from pipelines.core.validation import describe_failures, failure_cases
+from schemas.common import empty_frame
+from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
+
+RECORD_COLUMNS = ["source_file", "records_posted", "records_quarantined"]
+DEFAULT_EXPECTED = "result records in one of the formats documented for this organisation's rule system"
+
+
+@dataclass
+class Incident:
+    """An unexpected internal error, for the run report (the office's, not the club's, to fix)."""
+
+    source_files: list[str]
+    error: str
+    traceback: str
+
+    def as_dict(self) -> dict:
+        return {"source_files": self.source_files, "error": self.error, "traceback": self.traceback}
+
+
+@dataclass
+class IsolatedBatch:
+    batch: SystemBatch
+    incidents: list[Incident] = field(default_factory=list)
+
+
+def isolation_groups(system, sources: list[SourceFile]) -> list[list[SourceFile]]:
+    """The files a rule system must score together; each file alone unless the system says so."""
+    grouper = getattr(system, "isolation_groups", None)
+    if grouper is None:
+        return [[source] for source in sources]
+    groups = [list(group) for group in grouper(sources) if group]
+    covered = {s.source_file for group in groups for s in group}
+    # a file the system forgot stays its own group: nothing is left out of the accounting
+    return groups + [[s] for s in sources if s.source_file not in covered]
+
+
+def process_isolated(ctx, system, organisation: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
+                     superseded: set[str]) -> IsolatedBatch:
+    incidents: list[Incident] = []
+    try:
+        parts = [system.process(ctx, organisation, sources, active, superseded)]
+    except Exception:
+        parts = []
+        for group in isolation_groups(system, sources):
+            names = {s.source_file for s in group}
+            try:
+                parts.append(system.process(ctx, organisation, group, active, superseded & names))
+            except Exception as error:
+                incidents.append(_incident(group, error))
+                parts.append(_internal_error_batch(group, error))
+    batch = _concat(parts)
+    batch, withdrawn = _withdraw_invalid_outputs(system, batch, sources)
+    incidents.extend(withdrawn)
+    batch = _quarantine_empty_files(system, batch, sources)
+    return IsolatedBatch(batch, incidents)
+
+
+def _incident(group: list[SourceFile], error: Exception) -> Incident:
+    return Incident(
+        source_files=[s.source_file for s in group],
+        error=f"{type(error).__name__}: {error}"[:2000],
+        traceback="".join(traceback.format_exception(error))[-20000:],
+    )
+
+
+def _whole_file_rows(source_files: list[str], reason: str) -> pd.DataFrame:
+    return pd.DataFrame({"source_file": source_files, "location": "whole file", "reason": reason, "record": pd.NA})
+
+
+def _internal_error_batch(group: list[SourceFile], error: Exception) -> SystemBatch:
+    together = f" (scored together with {', '.join(s.source_file for s in group[1:])})" if len(group) > 1 else ""
+    reason = (
+        f"internal error while reading or scoring this file{together}: {type(error).__name__}. "
+        "This is a fault in pointledger, not necessarily in the file: the office has the details in the "
+        "run report. The file waits in the inbox; it is read again when it is corrected or pointledger is fixed."
+    )
+    return SystemBatch(
+        events=pd.DataFrame(), awards=pd.DataFrame(), records=pd.DataFrame(columns=RECORD_COLUMNS),
+        quarantine=_whole_file_rows([group[0].source_file] + [s.source_file for s in group[1:]], reason),
+    )
+
+
+def _concat(parts: list[SystemBatch]) -> SystemBatch:
+    def cat(frames):
+        frames = [f for f in frames if f is not None and len(f)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    tables: dict[str, list[pd.DataFrame]] = {}
+    for part in parts:
+        for name, frame in part.tables.items():
+            tables.setdefault(name, []).append(frame)
+    if len(parts) == 1:
+        return parts[0]
+    return SystemBatch(
+        events=cat(p.events for p in parts),
+        awards=cat(p.awards for p in parts),
+        quarantine=cat(p.quarantine for p in parts),
+        records=cat(p.records for p in parts) if any(len(p.records) for p in parts) else pd.DataFrame(columns=RECORD_COLUMNS),
+        tables={name: cat(frames) if any(len(f) for f in frames) else frames[0] for name, frames in tables.items()},
+    )
+
+
+def _contracts(system, batch: SystemBatch) -> list[tuple[str, type, pd.DataFrame]]:
+    event_model = EventRecord.to_schema().remove_columns(["run_id"])
+    out = [("awards", AwardDraft, batch.awards), ("events", event_model, batch.events),
+           ("quarantine", QuarantineDraft, batch.quarantine)]
+    out += [(name, system.lake_tables[name], frame) for name, frame in batch.tables.items()]
+    return out
+
+
+def _validate(model, frame: pd.DataFrame):
+    if hasattr(model, "validate") and not isinstance(model, type):
+        # a DataFrameSchema (the event contract without run_id)
+        from pandera.errors import SchemaErrors
+
+        try:
+            return model.validate(frame, lazy=True), pd.DataFrame(columns=["index", "column", "check", "failure_case"])
+        except SchemaErrors as errors:
+            return frame, errors.failure_cases[["index", "column", "check", "failure_case"]].copy()
+    return failure_cases(model, frame)
+
+
+def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFile]) -> tuple[SystemBatch, list[Incident]]:
+    """Rows that break their model: trace them to their files and withdraw those files' groups."""
+    bad_files: dict[str, list[str]] = {}
+    unattributed: list[str] = []
+    for name, model, frame in _contracts(system, batch):
+        if frame is None or not len(frame):
+            continue
+        _, cases = _validate(model, frame)
+        if not len(cases):
+            continue
+        problems = describe_failures(cases.head(5))
+        labels = cases["index"].dropna().unique()
+        offending = frame.index.isin(labels) if "source_file" in frame.columns else []
+        files = frame.loc[offending, "source_file"].dropna().unique().tolist() if len(labels) and len(offending) else []
+        if not files:
+            unattributed.append(f"{name}: " + "; ".join(problems))
+            continue
+        for source_file in files:
+            bad_files.setdefault(source_file, []).append(f"{name}: " + "; ".join(problems))
+    # every award line must belong to an event of its own file (the audit `award_without_event`)
+    if len(batch.awards) and "event_id" in batch.awards.columns:
+        known = (batch.events[["event_id", "source_file"]].astype(str).drop_duplicates()
+                 if len(batch.events) and "event_id" in batch.events.columns else pd.DataFrame(columns=["event_id", "source_file"]))
+        lines = batch.awards[["event_id", "source_file"]].astype(str).drop_duplicates()
+        orphans = lines.merge(known, how="left", indicator=True).query("_merge == 'left_only'")
+        for source_file, group in orphans.groupby("source_file"):
+            bad_files.setdefault(source_file, []).append(
+                f"awards: {len(group)} award line(s) for an event this file does not hold (e.g. {group['event_id'].iloc[0]})")
+    if unattributed:
+        # cannot tell which file: the whole batch goes (still only this organisation's batch)
+        for s in sources:
+            bad_files.setdefault(s.source_file, []).extend(unattributed)
+    if not bad_files:
+        return batch, []
+    groups = isolation_groups(system, sources)
+    withdrawn: set[str] = set()
+    for group in groups:
+        names = {s.source_file for s in group}
+        if names & set(bad_files):
+            withdrawn |= names
+    incidents = [
+        Incident(source_files=[f], error="output failed its contract: " + " | ".join(problems)[:2000], traceback="")
+        for f, problems in bad_files.items()
+    ]
+    reason = (
+        "this file produced results pointledger could not check ({}); nothing of it was posted. "
+        "Check the file's dates, numbers and names; if they are right, this is a fault in pointledger "
+        "and the office has the details in the run report."
+    )
+
+    def keep(frame):
+        if frame is None or not len(frame) or "source_file" not in frame.columns:
+            return frame
+        return frame[~frame["source_file"].isin(withdrawn)].reset_index(drop=True)
+
+    quarantine_rows = pd.concat(
+        [keep(batch.quarantine) if len(batch.quarantine) else empty_frame(QuarantineDraft)]
+        + [_whole_file_rows([f], reason.format(_short(bad_files.get(f, ["scored together with a file that did"]))))
+           for f in sorted(withdrawn)],
+        ignore_index=True,
+    )
+    records = batch.records
+    if len(records):
+        records = records.assign(
+            records_posted=records["records_posted"].where(~records["source_file"].isin(withdrawn), 0)
+        )
+    return SystemBatch(
+        events=keep(batch.events), awards=keep(batch.awards), quarantine=quarantine_rows, records=records,
+        tables={name: keep(frame) for name, frame in batch.tables.items()},
+    ), incidents
+
+
+def _short(problems: list[str]) -> str:
+    text = problems[0]
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _quarantine_empty_files(system, batch: SystemBatch, sources: list[SourceFile]) -> SystemBatch:
+    """A file with no record and no problem found is not 'posted, 0 records': it is quarantined."""
+    seen: set[str] = set()
+    for frame in (batch.awards, batch.events, batch.quarantine, *batch.tables.values()):
+        if frame is not None and len(frame) and "source_file" in frame.columns:
+            seen |= set(frame["source_file"].dropna())
+    if len(batch.records):
+        counted = batch.records[(batch.records["records_posted"] > 0) | (batch.records["records_quarantined"] > 0)]
+        seen |= set(counted["source_file"])
+    # a file held back while its partner is missing is accounted for by its group's rows
+    empty = [s.source_file for group in isolation_groups(system, sources)
+             if not {g.source_file for g in group} & seen for s in group]
+    if not empty:
+        return batch
+    expected = getattr(system, "expected_content", None) or DEFAULT_EXPECTED
+    reason = (f"no results found in this file: expected {expected}. Nothing was posted: check that this is the right "
+              "file (if it is only a notice, such as a day without games, nothing needs doing)")
+    quarantine = pd.concat(
+        [batch.quarantine if len(batch.quarantine) else empty_frame(QuarantineDraft), _whole_file_rows(empty, reason)],
+        ignore_index=True,
+    )
+    return SystemBatch(events=batch.events, awards=batch.awards, quarantine=quarantine, records=batch.records,
+                       tables=batch.tables)

@@ -1,0 +1,299 @@
+"""One bad file never stops the night (issue 14): whatever fails inside one file's parsing or
+scoring costs that file (or the files scored with it), never the other files or organisations."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipelines.core import run as nightly
+from pipelines.core.settings import DATA_DIR
+from pipelines.core.system import SourceFile
+
+SAMPLES = DATA_DIR / "samples" / "inbox"
+
+
+def _office_class():
+    # the root conftest's Office (several conftest modules share the name, so load it by path)
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("root_conftest", Path(__file__).resolve().parents[1] / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Office
+
+
+Office = _office_class()
+
+# one sample file per rule system that posts cleanly on its own
+TARGETS = {
+    "mahjong": "sofu-mahjong/2026-10-01.txt",
+    "bridge": "tokyo-bridge-club/2026-11-12-thursday-pairs.xml",
+    "jcbl": "jcbl-tokyo/2024-06-05-weekly.event.txt",
+    "backgammon": "ukbgclub/2025/2025-03-18-novice-night.csv",
+}
+
+# the scoring step of each system, patched to raise when it is handed the target file's rows
+SCORERS = {
+    "mahjong": ("pipelines.mahjong.system", "_awards"),
+    "bridge": ("pipelines.bridge.system", "score_batch"),
+    "jcbl": ("pipelines.jcbl.system", "award_components"),
+    "backgammon": ("pipelines.backgammon.system", "compute_awards"),
+}
+
+
+class Injected(RuntimeError):
+    pass
+
+
+def _mentions(value, target: str) -> bool:
+    if isinstance(value, pd.DataFrame):
+        return "source_file" in value.columns and bool((value["source_file"].astype(str) == target).any())
+    if isinstance(value, dict):
+        return any(_mentions(v, target) for v in value.values()) or value.get("source_file") == target
+    return False
+
+
+@pytest.fixture(scope="module")
+def clean_run(tmp_path_factory):
+    office = _sample_office(tmp_path_factory.mktemp("clean"))
+    result = office.run()
+    return office, result
+
+
+def _sample_office(root: Path) -> Office:
+    office = Office(root)
+    shutil.rmtree(office.inbox)
+    shutil.copytree(SAMPLES, office.inbox)
+    return office
+
+
+def _awards_by_file(office: Office) -> pd.DataFrame:
+    return office.query(
+        "select source_file, player_id, denomination, event_id, points from awards order by all"
+    ).astype(str)
+
+
+def test_targets_exist_and_post_cleanly(clean_run):
+    office, result = clean_run
+    sources = office.query("select source_file, status from sources").set_index("source_file")["status"]
+    for target in TARGETS.values():
+        assert sources[target] == "posted", target
+
+
+@pytest.mark.parametrize("system", sorted(TARGETS))
+@pytest.mark.parametrize("where", ["parser", "scorer"])
+def test_an_exception_in_one_file_quarantines_it_and_the_rest_posts(system, where, clean_run, tmp_path, monkeypatch):
+    target = TARGETS[system]
+    if where == "parser":
+        original = SourceFile.read
+
+        def read(self):
+            if self.source_file == target:
+                raise Injected(f"injected parser failure in {target}")
+            return original(self)
+
+        monkeypatch.setattr(SourceFile, "read", read)
+        # JCBL also reads the files of an event beside the batch straight from disk
+        original_bytes = Path.read_bytes
+
+        def read_bytes(self):
+            if self.as_posix().endswith(target):
+                raise Injected(f"injected parser failure in {target}")
+            return original_bytes(self)
+
+        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    else:
+        module_name, function = SCORERS[system]
+        module = __import__(module_name, fromlist=[function])
+        scorer = getattr(module, function)
+
+        def failing(*args, **kwargs):
+            if any(_mentions(a, target) for a in list(args) + list(kwargs.values())):
+                raise Injected(f"injected scorer failure for {target}")
+            return scorer(*args, **kwargs)
+
+        monkeypatch.setattr(module, function, failing)
+
+    office = _sample_office(tmp_path)
+    result = office.run()
+    clean_office, clean = clean_run
+
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    quarantine = office.query("select source_file, location, reason from quarantine")
+    hit = quarantine[(quarantine["source_file"] == target) & (quarantine["location"] == "whole file")]
+    assert len(hit) == 1 and "internal error" in hit["reason"].iloc[0]
+    # the traceback is in the run report, for the office
+    incidents = result.report["internal_errors"]
+    assert any(target in i["source_files"] and "Injected" in i["traceback"] for i in incidents)
+    report_file = json.loads((office.state / "runs" / f"{result.run_id}.json").read_text())
+    assert report_file["internal_errors"] == incidents
+
+    # every other file of every organisation posted exactly what it posts in a clean run
+    failed = {f for i in incidents for f in i["source_files"]}
+    assert target in failed
+    got = _awards_by_file(office)
+    want = _awards_by_file(clean_office)
+    want = want[~want["source_file"].isin(failed)].reset_index(drop=True)
+    got = got[~got["source_file"].isin(failed)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, want)
+    assert not _awards_by_file(office)["source_file"].isin([target]).any()
+    # every organisation still posted something
+    assert set(got["source_file"].str.split("/").str[0]) == set(want["source_file"].str.split("/").str[0])
+
+
+def test_the_failed_file_is_read_again_when_corrected(office, monkeypatch):
+    game = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
+    office.post("sofu-mahjong/2026-11-03.txt", game)
+    original = SourceFile.read
+
+    def read(self):
+        raise Injected("boom")
+
+    monkeypatch.setattr(SourceFile, "read", read)
+    first = office.run()
+    assert first.exit_code == nightly.EXIT_QUARANTINE
+    monkeypatch.setattr(SourceFile, "read", original)
+    office.post("sofu-mahjong/2026-11-03.txt", game + "\n")  # the club sends it again, corrected
+    second = office.run()
+    assert second.exit_code == nightly.EXIT_OK
+    assert len(office.query("select * from awards")) == 4
+
+
+def test_output_that_breaks_its_contract_withdraws_only_that_file(office, monkeypatch):
+    """A rule system bug that produces a null point for one file's line: that file is
+    quarantined, the other file posts."""
+    import pipelines.mahjong.system as mahjong
+
+    good = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
+    other = "2026-11-04\n・1位E 45000\n・2位F 30000\n・3位G 15000\n・4位H 10000\n"
+    office.post("sofu-mahjong/a.txt", good)
+    office.post("sofu-mahjong/b.txt", other)
+    awards = mahjong._awards
+
+    def broken(results, rules, org):
+        out = awards(results, rules, org)
+        return out.assign(points=out["points"].where(out["source_file"] != "sofu-mahjong/b.txt", None))
+
+    monkeypatch.setattr(mahjong, "_awards", broken)
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    posted = office.query("select distinct source_file from awards")["source_file"].tolist()
+    assert posted == ["sofu-mahjong/a.txt"]
+    reason = office.query("select reason from quarantine where source_file = 'sofu-mahjong/b.txt'")["reason"].iloc[0]
+    assert "points" in reason and "nothing of it was posted" in reason
+    status = office.query("select source_file, status from sources order by 1")["status"].tolist()
+    assert status == ["posted", "quarantined"]
+
+
+def test_a_file_with_no_results_is_quarantined_not_posted_empty(office):
+    office.post("sofu-mahjong/notes.txt", "本日は祝日のためお休みです。\n")
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    row = office.query("select location, reason from quarantine").iloc[0]
+    assert row["location"] == "whole file" and row["reason"].startswith("no results found in this file: expected")
+    assert office.query("select status from sources")["status"].tolist() == ["quarantined"]
+
+
+# -- paths: nothing outside the inbox is read -------------------------------------------------
+
+def test_links_are_not_followed(office, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "2026-11-03.txt"
+    secret.write_text("2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n", encoding="utf-8")
+    office.post("sofu-mahjong/real.txt", "2026-11-04\n・1位E 45000\n・2位F 30000\n・3位G 15000\n・4位H 10000\n")
+    os.symlink(secret, office.inbox / "sofu-mahjong" / "link.txt")
+    os.symlink("/etc/passwd", office.inbox / "sofu-mahjong" / "passwd.txt")
+    os.symlink(outside, office.inbox / "sofu-mahjong" / "linked-folder")
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    assert office.query("select distinct source_file from awards")["source_file"].tolist() == ["sofu-mahjong/real.txt"]
+    q = office.query("select source_file, reason, record from quarantine order by 1")
+    assert q["source_file"].tolist() == ["sofu-mahjong/link.txt", "sofu-mahjong/linked-folder", "sofu-mahjong/passwd.txt"]
+    assert q["reason"].str.contains("a link").all()
+    assert q["record"].isna().all()  # nothing of the link's target is shown
+    assert result.report["files"]["refused_unread"] == 3
+
+
+def test_a_name_that_is_not_utf8_is_quarantined_by_its_escaped_name(office):
+    office.post("sofu-mahjong/ok.txt", "2026-11-04\n・1位E 45000\n・2位F 30000\n・3位G 15000\n・4位H 10000\n")
+    bad = os.fsencode(str(office.inbox / "sofu-mahjong")) + b"/r\xe9sultat.txt"
+    with open(bad, "wb") as handle:
+        handle.write(b"2026-11-03\n")
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    q = office.query("select source_file, reason from quarantine")
+    assert q["source_file"].tolist() == ["sofu-mahjong/r\\xe9sultat.txt"]
+    assert "not valid UTF-8" in q["reason"].iloc[0]
+    assert len(office.query("select * from awards")) == 4
+
+
+def test_a_file_over_the_size_limit_is_quarantined_unread(office):
+    settings = office.data / "organisations" / "sofu-mahjong.toml"
+    office.post("sofu-mahjong/big.txt", "2026-11-03\n" + "こんばんは\n" * 200_000)  # 11 + 16 × 200,000 bytes = 3.2 MB
+    office.post("sofu-mahjong/ok.txt", "2026-11-04\n・1位E 45000\n・2位F 30000\n・3位G 15000\n・4位H 10000\n")
+    original = (DATA_DIR / "organisations" / "sofu-mahjong.toml").read_text(encoding="utf-8")
+    data = office.data_dir()
+    (data / "organisations" / "sofu-mahjong.toml").write_text("max_file_mb = 1\n" + original, encoding="utf-8")
+    result = nightly.run(office.inbox, office.state, data_dir=data)
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    q = office.query("select source_file, reason from quarantine")
+    assert q["source_file"].tolist() == ["sofu-mahjong/big.txt"]
+    assert "file too large: 3.2 MB, the limit is 1 MB" in q["reason"].iloc[0]
+    assert len(office.query("select * from awards")) == 4
+    assert settings.exists()
+
+
+# -- reports and the warehouse -----------------------------------------------------------------
+
+def test_a_run_stopped_after_commit_has_its_quarantine_signalled_by_the_next(office):
+    import subprocess
+    import sys
+
+    office.post("sofu-mahjong/bad.txt", "2026-11-04\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 9000\n")
+    data = office.data_dir()
+    code = ("import sys; from datetime import date; from pathlib import Path; from pipelines.core import run as r; "
+            f"r.run(Path({str(office.inbox)!r}), Path({str(office.state)!r}), date(2026, 12, 2), Path({str(data)!r}))")
+    env = dict(os.environ, POINTLEDGER_KILL_AT="after_manifest")
+    killed = subprocess.run([sys.executable, "-c", code], env=env, cwd=Path(__file__).resolve().parents[2])
+    assert killed.returncode == -9
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    earlier = result.report["earlier_runs_unreported"]
+    assert len(earlier) == 1 and earlier[0]["quarantined"] == 1
+    written = json.loads((office.state / "runs" / f"{earlier[0]['run_id']}.json").read_text())
+    assert written["records"]["quarantined"] == 1 and written["reconstructed_by"] == result.run_id
+    again = office.run()  # signalled once, not every night
+    assert again.exit_code == nightly.EXIT_OK and again.report["earlier_runs_unreported"] == []
+
+
+def test_an_analyst_session_with_pending_writes_does_not_fail_the_run(office):
+    """An analyst's read-write session (another process) with uncommitted writes leaves a WAL
+    beside the warehouse; the run swaps its new warehouse in and still answers."""
+    import subprocess
+    import sys
+
+    office.post("sofu-mahjong/a.txt", "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n")
+    office.run()
+    code = (
+        "import duckdb, sys; con = duckdb.connect(sys.argv[1]); con.execute(\"set checkpoint_threshold = '1GB'\"); "
+        "con.execute('create table my_notes as select range as n from range(1000)'); print('ready', flush=True); "
+        "sys.stdin.readline()"
+    )
+    analyst = subprocess.Popen([sys.executable, "-c", code, str(office.state / "warehouse.duckdb")],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert analyst.stdout.readline().strip() == "ready"
+        assert (office.state / "warehouse.duckdb.wal").exists()
+        office.post("sofu-mahjong/b.txt", "2026-11-04\n・1位E 45000\n・2位F 30000\n・3位G 15000\n・4位H 10000\n")
+        result = office.run()
+    finally:
+        analyst.communicate("\n", timeout=30)
+    assert result.exit_code == nightly.EXIT_OK
+    assert result.report["warehouse_notes"] and "set aside" in result.report["warehouse_notes"][0]
+    assert len(office.query("select * from awards")) == 8  # the new warehouse opens and answers
