@@ -1,6 +1,7 @@
 """`pointledger`: run (the nightly batch), check (validate files), explain (a player's awards)."""
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 from datetime import date
@@ -12,7 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from pipelines.core import run as nightly
-from pipelines.core.settings import DATA_DIR, DEFAULT_INBOX, DEFAULT_STATE, SettingsError, StatePaths, load_organisations
+from pipelines.core.config import ENV_VAR, FILE_NAME, TEMPLATE, OfficeConfig, load_config, merged
+from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, SettingsError, StatePaths, load_organisations
 
 console = Console(stderr=True, soft_wrap=True)  # error lines stay whole in logs
 out = Console(soft_wrap=True)
@@ -44,46 +46,112 @@ def _parse_date(ctx, param, value):
         raise click.BadParameter(f"expected a date YYYY-MM-DD, found {value!r}")
 
 
+EXIT_USAGE = 2  # click's own code for a wrong flag or argument; also "no inbox given"
+EXIT_CONFIG = 5  # a configuration or settings file is wrong, or names an unknown organisation
+EXIT_NOT_FOUND = 6  # explain: no award line for that player
+
+
 @click.group()
 @click.version_option(package_name="pointledger")
 def main() -> None:
     """Ranking points for game federations and clubs, from their result files."""
 
 
+def _office(config_file: Path | None, **flags) -> OfficeConfig:
+    """pointledger.toml (--config, $POINTLEDGER_CONFIG or ./pointledger.toml) with the flags over it."""
+    try:
+        config, _ = load_config(config_file)
+    except SettingsError as error:
+        console.print(f"[red]configuration error, nothing was done:[/red]\n{error}", markup=True, highlight=False)
+        sys.exit(EXIT_CONFIG)
+    return merged(config, **flags)
+
+
+def _config_option(f):
+    return click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                        help=f"Configuration file (default: ${ENV_VAR}, else ./pointledger.toml).")(f)
+
+
+def _data_option(f):
+    return click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                        help="Rule data and organisation settings (default: config, else the bundled example data).")(f)
+
+
+def _state_option(f):
+    return click.option("--state", "state_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                        help="Run state: lake, ledger, warehouse, publications (default: config, else ./var).")(f)
+
+
 @main.command()
-@click.option("--inbox", "inbox_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_INBOX,
-              show_default=True, help="Inbox: one folder per organisation.")
-@click.option("--state", "state_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_STATE,
-              show_default=True, help="Run state: lake, ledger, warehouse, publications.")
+@click.option("--inbox", "inbox_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Inbox: one folder per organisation (default: the config's inbox; required without one).")
+@_state_option
 @click.option("--as-of", callback=_parse_date, default=None, help="Run date (YYYY-MM-DD); default today.")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR, hidden=True)
-def run(inbox_dir: Path, state_dir: Path, as_of: date | None, data_dir: Path) -> None:
+@_data_option
+@_config_option
+def run(inbox_dir: Path | None, state_dir: Path | None, as_of: date | None, data_dir: Path | None,
+        config_file: Path | None) -> None:
     """The nightly batch: post every new file of the inbox, refresh ledgers, rankings, publications.
 
     Exit 0: everything posted. 3: finished, some input quarantined. 4: another run holds the
-    state folder. 1: failed; the state is as before the run.
+    state folder. 1: failed; the state is as before the run. 2: usage (no inbox given, a wrong
+    flag). 5: a configuration or settings file is wrong.
     """
-    if not inbox_dir.exists():
-        console.print(f"[red]inbox {inbox_dir} does not exist[/red]")
-        sys.exit(nightly.EXIT_FAILED)
+    office = _office(config_file, inbox=inbox_dir, state=state_dir, data_dir=data_dir)
+    if office.inbox is None:
+        console.print("[red]no inbox: pass --inbox DIR, or write a configuration with `pointledger init DIR` "
+                      "(the bundled samples run with `make run`)[/red]")
+        sys.exit(EXIT_USAGE)
+    if not office.inbox.is_dir():
+        console.print(f"[red]inbox {office.inbox} does not exist[/red]")
+        sys.exit(EXIT_USAGE)
     try:
         with Progress(SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), console=console, transient=True) as progress:
-            result = nightly.run(inbox_dir, state_dir, as_of, data_dir, progress=_RichProgress(progress))
+            result = nightly.run(office.inbox, office.state, as_of, office.data_dir or DATA_DIR,
+                                 progress=_RichProgress(progress), enabled=office.organisations,
+                                 max_file_mb=office.max_file_mb or DEFAULT_MAX_FILE_MB)
     except nightly.RunLocked as error:
         console.print(f"[red]{error}[/red]")
         sys.exit(nightly.EXIT_LOCKED)
     except SettingsError as error:
-        console.print(f"[red]settings error, nothing was posted:[/red] {error}")
-        sys.exit(nightly.EXIT_FAILED)
+        console.print(f"[red]settings error, nothing was posted:[/red] {error}", highlight=False)
+        sys.exit(EXIT_CONFIG)
     except nightly.OutputsFailed as error:
         console.print(f"[red]{error}[/red]")
         sys.exit(nightly.EXIT_FAILED)
     except Exception as error:  # noqa: BLE001 - the office needs one clear line, and the state is intact
         console.print(f"[red]run failed, nothing was posted ({type(error).__name__}):[/red] {error}")
         sys.exit(nightly.EXIT_FAILED)
-    _print_summary(result, StatePaths(state_dir))
+    _print_summary(result, StatePaths(office.state))
     sys.exit(result.exit_code)
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--with-samples", is_flag=True, help="Also copy the bundled sample inbox into DIRECTORY/inbox.")
+def init(directory: Path, with_samples: bool) -> None:
+    """Write a commented pointledger.toml and the folder layout (inbox, var, data) into DIRECTORY.
+
+    The data folder is a copy of the bundled example rule data and organisations, for the office
+    to edit. Exit 0: written. 5: DIRECTORY already holds a pointledger.toml (nothing changed).
+    """
+    target = directory / FILE_NAME
+    if target.exists():
+        console.print(f"[red]{target} already exists; nothing was changed[/red]")
+        sys.exit(EXIT_CONFIG)
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "var").mkdir(exist_ok=True)
+    if with_samples and not (directory / "inbox").exists():
+        shutil.copytree(DATA_DIR / "samples" / "inbox", directory / "inbox")
+    (directory / "inbox").mkdir(exist_ok=True)
+    if not (directory / "data").exists():
+        shutil.copytree(DATA_DIR, directory / "data", ignore=shutil.ignore_patterns("samples", "__pycache__"))
+    target.write_text(TEMPLATE.format(config_path=target.resolve(), log_path=(directory / "var" / "cron.log").resolve()),
+                      encoding="utf-8")
+    out.print(f"wrote {target} and the folders inbox/, var/, data/ beside it. Next: add your organisations to "
+              f"{directory / 'data' / 'organisations'}, their files to {directory / 'inbox'}, then "
+              f"`pointledger run --config {target}`", highlight=False)
 
 
 def _print_summary(result: nightly.RunResult, paths: StatePaths) -> None:
@@ -122,25 +190,30 @@ def _print_summary(result: nightly.RunResult, paths: StatePaths) -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--organisation", default=None, help="Organisation id (default: the file's folder name).")
 @click.option("--as-of", callback=_parse_date, default=None, help="Run date for the future-date check; default today.")
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR, hidden=True)
-def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None, data_dir: Path) -> None:
+@_data_option
+@_config_option
+def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None, data_dir: Path | None,
+          config_file: Path | None) -> None:
     """Validate raw files and print every problem. Posts nothing.
 
-    Exit 0: no problem. 3: problems found (listed). 2: a file's organisation is unknown.
+    Exit 0: no problem. 3: problems found (listed). 2: usage (a wrong flag, a missing file).
+    5: the organisation is unknown, or a configuration or settings file is wrong.
     """
     from pipelines.core.check import check_files
 
+    office = _office(config_file, data_dir=data_dir)
     try:
-        organisations = load_organisations(data_dir)
+        organisations = load_organisations(office.data_dir or DATA_DIR, office.organisations)
         with tempfile.TemporaryDirectory() as scratch:
-            report = check_files(list(files), organisations, organisation, as_of or date.today(), data_dir, Path(scratch))
+            report = check_files(list(files), organisations, organisation, as_of or date.today(),
+                                 office.data_dir or DATA_DIR, Path(scratch))
     except (SettingsError, KeyError) as error:
-        console.print(f"[red]{error}[/red]")
-        sys.exit(2)
+        console.print(f"[red]{error.args[0] if isinstance(error, KeyError) else error}[/red]", highlight=False)
+        sys.exit(EXIT_CONFIG)
     problems = 0
     for item in report:
         header = f"{item['file']}: {item['records_ok']} record(s) OK, {len(item['problems'])} problem(s)"
-        out.print(header if not item["problems"] else f"[yellow]{header}[/yellow]")
+        out.print(header if not item["problems"] else f"[yellow]{header}[/yellow]", highlight=False)
         for problem in item["problems"]:
             out.print(f"  {problem['location']}: {problem['reason']}", highlight=False, markup=False)
             if problem.get("record"):
@@ -154,23 +227,27 @@ def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None,
 @main.command()
 @click.argument("player")
 @click.option("--event", "event_id", default=None, help="Only this event's lines.")
-@click.option("--state", "state_dir", type=click.Path(file_okay=False, path_type=Path), default=DEFAULT_STATE, show_default=True)
-@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=DATA_DIR, hidden=True)
-def explain(player: str, event_id: str | None, state_dir: Path, data_dir: Path) -> None:
+@_state_option
+@_data_option
+@_config_option
+def explain(player: str, event_id: str | None, state_dir: Path | None, data_dir: Path | None,
+            config_file: Path | None) -> None:
     """Each award line of a player, with its derivation, and the ranking arithmetic.
 
     PLAYER may be written as in the result files (full-width letters, extra spaces, an alias).
+    Exit 0: lines shown. 6: no award line for that player. 1: no warehouse yet. 5: configuration.
     """
     from pipelines.core.explain import explain_player
 
-    paths = StatePaths(state_dir)
+    office = _office(config_file, state=state_dir, data_dir=data_dir)
+    paths = StatePaths(office.state)
     if not paths.warehouse.exists():
         console.print(f"[red]no warehouse at {paths.warehouse}: run `pointledger run` first[/red]")
         sys.exit(1)
-    lines = explain_player(paths.warehouse, player, event_id, data_dir)
+    lines = explain_player(paths.warehouse, player, event_id, office.data_dir or DATA_DIR)
     if not lines:
         console.print(f"[yellow]no award lines for player {player!r}{' in event ' + event_id if event_id else ''}[/yellow]")
-        sys.exit(1)
+        sys.exit(EXIT_NOT_FOUND)
     for line in lines:
         click.echo(line)
 

@@ -134,14 +134,18 @@ def run(
     as_of: date | None = None,
     data_dir: Path = DATA_DIR,
     progress=None,
+    enabled: list[str] | None = None,
+    max_file_mb: int = DEFAULT_MAX_FILE_MB,
 ) -> RunResult:
+    """The nightly batch. `enabled`: the organisations to run (default all of `data_dir`);
+    `max_file_mb`: the size limit of an inbox file where an organisation sets none."""
     paths = StatePaths(Path(state_dir))
     progress = progress or _NoProgress()
     as_of = as_of or date.today()
     run_id = new_run_id()
     with run_lock(paths):
         try:
-            return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress)
+            return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress, enabled, max_file_mb)
         except OutputsFailed:
             raise
         except Exception:
@@ -151,12 +155,14 @@ def run(
             raise
 
 
-def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path, run_id: str, progress) -> RunResult:
+def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path, run_id: str, progress,
+                enabled: list[str] | None = None, max_file_mb: int = DEFAULT_MAX_FILE_MB) -> RunResult:
     timer = _Timer()
     started = datetime.now(timezone.utc)
     lake = Lake.open(paths)
     recovered = lake.recover()
-    organisations = load_organisations(data_dir)
+    known = load_organisations(data_dir)
+    organisations = load_organisations(data_dir, enabled)
     ctx = RunContext(run_id=run_id, as_of=as_of, lake=lake, data_dir=data_dir, inbox=inbox_dir, checkpoint=_checkpoint)
 
     # -- scan ----------------------------------------------------------------------------------
@@ -164,7 +170,9 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         history = lake.read("sources", SourceRecord)
         latest = inbox.latest_versions(history)
         files, refused = inbox.scan(inbox_dir)
-        unknown_org = files[~files["organisation"].isin(organisations.index)]
+        unknown_org = files[~files["organisation"].isin(known.index)]
+        # organisations the configuration does not enable are left alone, not reported
+        not_enabled = files[files["organisation"].isin(known.index) & ~files["organisation"].isin(organisations.index)]
         files = files[files["organisation"].isin(organisations.index)]
         files = inbox.with_hashes(files, latest)
         files = inbox.classify(files, latest)
@@ -174,7 +182,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             [suffix.iloc[i] in get_system(system_of[org]).accepted_suffixes for i, org in enumerate(files["organisation"])],
             index=files.index, dtype=bool,
         )
-        limit_mb = files["organisation"].map(organisations["max_file_mb"]).astype("Float64").fillna(DEFAULT_MAX_FILE_MB)
+        limit_mb = files["organisation"].map(organisations["max_file_mb"]).astype("Float64").fillna(max_file_mb)
         files = files.assign(supported=accepted, too_large=(files["size_bytes"] > limit_mb * 1_000_000).astype(bool),
                              limit_mb=limit_mb)
 
@@ -344,6 +352,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
 
     report = _report(run_id, as_of, started, inbox_dir, files, unknown_org, checked, recovered, timer, published)
     report["files"]["refused_unread"] = int(len(refused))
+    report["files"]["not_enabled"] = int(len(not_enabled))
     report["internal_errors"] = incidents
     report["warehouse_notes"] = warehouse_notes
     report["earlier_runs_unreported"] = unreported

@@ -1,18 +1,31 @@
 """Where things live, and the organisation settings read from data/."""
 from __future__ import annotations
 
+import importlib.resources
 import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict
 
 from schemas.organisation import Organisation
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-DATA_DIR = PROJECT_ROOT / "data"
-SQL_DIR = PROJECT_ROOT / "sql"
+
+
+def _resources() -> Path:
+    """Where sql/ and data/ are: the checkout's top level, or inside the installed wheel
+    (pipelines/_bundled, see pyproject.toml)."""
+    if (PROJECT_ROOT / "sql" / "macros.sql").is_file() and (PROJECT_ROOT / "pyproject.toml").is_file():
+        return PROJECT_ROOT
+    return Path(str(importlib.resources.files("pipelines") / "_bundled"))
+
+
+RESOURCES = _resources()
+DATA_DIR = RESOURCES / "data"  # the bundled example data (an office keeps its own: --data-dir)
+SQL_DIR = RESOURCES / "sql"
 DEFAULT_INBOX = DATA_DIR / "samples" / "inbox"
 DEFAULT_STATE = Path("var")
 # An inbox file larger than this is quarantined unread (a club's result file is kilobytes; this
@@ -65,11 +78,34 @@ def read_toml(path: Path) -> dict:
         raise SettingsError(f"{path}: cannot read settings: {error}") from error
 
 
-def load_organisations(data_dir: Path = DATA_DIR) -> pd.DataFrame:
+class OrganisationSettings(BaseModel):
+    """The keys of data/organisations/<organisation>.toml (their values are checked again, with
+    the rule system's own schema for `[options]`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    organisation: str
+    display_name: str
+    system: str
+    ruleset: str | None = None
+    calendar: str | None = None
+    aliases: str | None = None
+    game_total: int | None = None
+    season_start_month: int | None = None
+    max_file_mb: int | None = None
+    options: dict = {}
+
+
+def load_organisations(data_dir: Path = DATA_DIR, enabled: list[str] | None = None) -> pd.DataFrame:
     """Every data/organisations/*.toml, validated; indexed by organisation id."""
+    from pipelines.core.config import read_settings
+
+    if not (data_dir / "organisations").is_dir():
+        raise SettingsError(f"{data_dir}: not a data directory (expected an organisations/ folder with one "
+                            "<organisation>.toml per organisation; `pointledger init` writes one)")
     rows = []
     for path in sorted((data_dir / "organisations").glob("*.toml")):
-        settings = read_toml(path)
+        settings = read_settings(path, OrganisationSettings).model_dump(exclude_none=True)
         rows.append(
             {
                 "organisation": settings.get("organisation"),
@@ -90,4 +126,13 @@ def load_organisations(data_dir: Path = DATA_DIR) -> pd.DataFrame:
         validated = Organisation.validate(frame, lazy=True)
     except Exception as error:  # pandera SchemaErrors: report every problem at once
         raise SettingsError(f"organisation settings under {data_dir / 'organisations'} are invalid:\n{error}") from error
-    return validated.set_index("organisation", drop=False)
+    validated = validated.set_index("organisation", drop=False)
+    if enabled is None:
+        return validated
+    from pipelines.core.config import nearest
+
+    unknown = [o for o in enabled if o not in validated.index]
+    if unknown:
+        raise SettingsError("organisations enabled in the configuration but not in " + str(data_dir / "organisations")
+                            + ": " + ", ".join(f"{o!r}{nearest(o, list(validated.index))}" for o in unknown))
+    return validated.loc[list(dict.fromkeys(enabled))]
