@@ -407,7 +407,8 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
         columns=["run_id", "as_of", "started_at"],
     )
     lake_files = {table: (model, lake.committed_files(table)) for table, model in models.items()}
-    tmp = warehouse.build(paths.warehouse, lake_files, tables, system_views, runs)
+    tmp = warehouse.build(paths.warehouse, lake_files, tables, system_views, runs,
+                          rows_db=paths.warehouse_rows, lake_root=paths.lake)
     note = warehouse.swap_in(tmp, paths.warehouse, set_aside=paths.runs / f"{ctx.run_id}-analyst-session.wal")
     if note and notes is not None:
         notes.append(note)

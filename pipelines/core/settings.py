@@ -58,6 +58,11 @@ class StatePaths:
         return self.root / "warehouse.duckdb"
 
     @property
+    def warehouse_rows(self) -> Path:
+        """The lake's rows as DuckDB tables, kept up to date run by run (rebuildable)."""
+        return self.root / "cache" / "warehouse-rows.duckdb"
+
+    @property
     def runs(self) -> Path:
         return self.root / "runs"
 

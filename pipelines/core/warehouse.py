@@ -1,12 +1,14 @@
 """The analysts' DuckDB warehouse: views over the committed lake files, rebuilt every run.
 
 The warehouse is built into a temporary file and swapped in with one rename, so readers see the
-old warehouse or the new one, never half of one. Views name the lake files the manifest lists
-(by absolute path): files of an uncommitted run are never visible.
+old warehouse or the new one, never half of one. Its lake relations are tables
+copied from a private row store that follows the manifest (`materialise`), so files of an
+uncommitted run are never visible, and the file answers from any folder or machine.
 """
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import duckdb
@@ -47,6 +49,57 @@ def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: l
         con.unregister(f"_empty_{table}")
 
 
+def materialise(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[type, list[Path]]]) -> None:
+    """Bring the private row store (`var/cache/warehouse-rows.duckdb`) up to date with the
+    committed lake files, incrementally and in one transaction.
+
+    The warehouse handed to analysts must answer from any folder, on any machine, so its lake
+    relations are tables inside it, not views naming Parquet paths. Loading the whole lake every
+    night would make a night's cost follow the ledger's size, so each table keeps the lake file
+    its rows came from (`_lake_file`): a run loads the files the manifest added and deletes the
+    rows of the files it no longer lists (a compacted partition). A table whose columns no
+    longer match its model (a new release) is rebuilt. A run killed here changes nothing (the
+    transaction is not committed); the next run starts again from the store as it was.
+    """
+    rows_db.parent.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(rows_db))
+    try:
+        con.execute("begin transaction")
+        con.execute("create schema if not exists lake")
+        con.execute("create table if not exists lake._files (lake_table varchar, file varchar, size_bytes bigint)")
+        prefix = str(lake_root.resolve()) + "/"
+        for table, (model, files) in lake_files.items():
+            columns = list(model.to_schema().columns) + ["_lake_file"]
+            stored = [r[0] for r in con.execute(
+                "select column_name from information_schema.columns where table_schema = 'lake' and table_name = ? "
+                "order by ordinal_position", [table]).fetchall()]
+            if stored != columns:
+                con.execute(f'drop table if exists lake."{table}"')
+                con.execute("delete from lake._files where lake_table = ?", [table])
+                con.register("_empty", arrow_schema(model).empty_table())
+                con.execute(f'create table lake."{table}" as select *, \'\'::varchar as _lake_file from _empty limit 0')
+                con.unregister("_empty")
+            wanted = {str(Path(f).resolve())[len(prefix):]: Path(f).stat().st_size for f in files}
+            have = dict(con.execute("select file, size_bytes from lake._files where lake_table = ?", [table]).fetchall())
+            removed = [f for f, size in have.items() if wanted.get(f) != size]
+            added = [f for f, size in wanted.items() if have.get(f) != size]
+            if removed:
+                con.execute(f'delete from lake."{table}" where _lake_file in (select unnest(?))', [removed])
+                con.execute("delete from lake._files where lake_table = ? and file in (select unnest(?))", [table, removed])
+            if added:
+                con.execute(
+                    f'insert into lake."{table}" by name select * exclude (filename), substr(filename, ?) as _lake_file '
+                    "from read_parquet(?, filename = true, hive_partitioning = false)",
+                    [len(prefix) + 1, [prefix + f for f in added]],
+                )
+                con.execute("insert into lake._files select ?, unnest(?), unnest(?)",
+                            [table, added, [wanted[f] for f in added]])
+        con.execute("commit")
+        con.execute("checkpoint")
+    finally:
+        con.close()
+
+
 def run_audits(con: duckdb.DuckDBPyConnection) -> dict[str, pd.DataFrame]:
     """Every audit query that returned rows (it must return none)."""
     failures = {}
@@ -63,10 +116,17 @@ def define(
     data_tables: dict[str, pd.DataFrame],
     system_views: list[str],
     runs: pd.DataFrame,
+    materialised: bool = False,
 ) -> None:
-    """Create the lake relations, the data tables and every view of sql/warehouse/ in `con`."""
+    """Create the lake relations, the data tables and every view of sql/warehouse/ in `con`.
+    `materialised`: the lake relations are the tables of the row store copied into `con`'s
+    database (the warehouse file); otherwise views over the given Parquet files (in-memory
+    scoped connections)."""
     for table, (model, files) in lake_files.items():
-        create_lake_view(con, table, model, files)
+        if materialised:
+            con.execute(f'create or replace view lake_{table} as select * exclude (_lake_file) from lake."{table}"')
+        else:
+            create_lake_view(con, table, model, files)
     for name, frame in data_tables.items():
         con.register(f"_data_{name}", frame)
         con.execute(f"create or replace table {name} as select * from _data_{name}")
@@ -85,15 +145,24 @@ def build(
     data_tables: dict[str, pd.DataFrame],
     system_views: list[str],
     runs: pd.DataFrame,
+    rows_db: Path | None = None,
+    lake_root: Path | None = None,
 ) -> Path:
-    """Build the warehouse into `<target>.tmp` and return that path (the caller swaps it in)."""
+    """Build the warehouse into `<target>.tmp` and return that path (the caller swaps it in).
+
+    With `rows_db`, the warehouse is self-contained: the row store is brought up to date and
+    copied, so the file answers every view wherever it is opened (a copied state folder, an
+    analyst's laptop). Without it, the lake relations are views over the Parquet files."""
     tmp = target.with_name(target.name + ".tmp")
     for stale in (tmp, tmp.with_name(tmp.name + ".wal")):
         if stale.exists():
             stale.unlink()
+    if rows_db is not None:
+        materialise(rows_db, lake_root, lake_files)
+        shutil.copyfile(rows_db, tmp)
     con = connect(tmp)
     try:
-        define(con, lake_files, data_tables, system_views, runs)
+        define(con, lake_files, data_tables, system_views, runs, materialised=rows_db is not None)
         con.execute("checkpoint")
     finally:
         con.close()

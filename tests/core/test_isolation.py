@@ -297,3 +297,18 @@ def test_an_analyst_session_with_pending_writes_does_not_fail_the_run(office):
     assert result.exit_code == nightly.EXIT_OK
     assert result.report["warehouse_notes"] and "set aside" in result.report["warehouse_notes"][0]
     assert len(office.query("select * from awards")) == 8  # the new warehouse opens and answers
+
+
+def test_the_quarantine_view_says_which_problems_are_still_open(office):
+    bad = "2026-11-04\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 9000\n"
+    office.post("sofu-mahjong/b.txt", bad)
+    os.symlink("/etc/hostname", office.inbox / "sofu-mahjong" / "link.txt")
+    office.run()
+    first = office.query("select source_file, is_open from quarantine order by 1")
+    assert first.values.tolist() == [["sofu-mahjong/b.txt", True], ["sofu-mahjong/link.txt", True]]
+    office.post("sofu-mahjong/b.txt", bad.replace("9000", "10000"))  # corrected at the same path
+    (office.inbox / "sofu-mahjong" / "link.txt").unlink()
+    fixed = office.run()
+    rows = office.query("select source_file, is_open, resolved_by_run from quarantine order by 1")
+    assert rows["is_open"].tolist() == [False, False]
+    assert rows["resolved_by_run"].tolist()[0] == fixed.run_id
