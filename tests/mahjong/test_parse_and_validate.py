@@ -69,7 +69,7 @@ def test_malformed_post_every_game_quarantined_with_its_reason(office):
     reasons = dict(zip(q["location"], q["reason"]))
     assert reasons == {
         "lines 1–4": "no date line above this game; expected a line like 2026-11-03, 2026/11/03 or 2026年11月3日 before the games of a day",
-        "lines 8–11": "line 9: expected a result line 「・1位 名前 55000」 (rank 1-4, name, final score), found ・２位りつみ 28OOO",
+        "lines 8–11": "line 9: expected a result line 「・1位 名前 55000」 or 「1着 名前 55000」 (rank 1-4, name, final score), found ・２位りつみ 28OOO",
         "lines 13–16": "ranks 1,2,2,4 found; expected 1,2,3,4 once each",
         "lines 18–21": "scores must not increase with rank: 3位 has 27000 but the rank above has 20000",
         "lines 23–26": "the four scores add up to 102000; expected 100000 (check each player's score)",
