@@ -227,6 +227,26 @@ def _calendar_dates(y: pd.Series, m: pd.Series, d: pd.Series) -> tuple[pd.Series
     return text, stamp
 
 
+def _message(mask: pd.Series, *parts) -> pd.Series:
+    """The concatenated parts (texts or Series) where `mask` holds, NA elsewhere: messages are
+    built for the rows that have the problem only (a clean file builds none)."""
+    mask = pd.Series(mask).fillna(False).astype(bool)
+    out = pd.Series(pd.NA, index=mask.index, dtype="string")
+    if mask.any():
+        text = pd.Series("", index=mask.index[mask], dtype="string")
+        for part in parts:
+            text = text + (part[mask].astype("string") if isinstance(part, pd.Series) else str(part))
+        out[mask] = text
+    return out
+
+
+def _first_message(parts: list[pd.Series]) -> pd.Series:
+    out = parts[0]
+    for part in parts[1:]:
+        out = out.fillna(part)
+    return out
+
+
 def _join_problems(parts: list[pd.Series]) -> pd.Series:
     """'; '-joined non-NA messages per row (vectorised; NA where there is none)."""
     out = pd.Series(pd.NA, index=parts[0].index, dtype="string")
@@ -245,7 +265,9 @@ def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame,
 
 def classify_text(text: str) -> pd.Series:
     """What each physical line of a text post is (`LINE_KINDS`), indexed by line number."""
-    return _parse_text_lines([("x", text)])[3]
+    codes = _parse_text_lines([("x", text)])[3]
+    labels = pd.Categorical.from_codes(codes, categories=LINE_KINDS) if len(codes) else pd.Categorical([], categories=LINE_KINDS)
+    return pd.Series(labels, index=pd.RangeIndex(1, len(codes) + 1, name="line_no")).astype("string")
 
 
 def parse_texts(files: list[tuple[str, str]]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -263,7 +285,7 @@ def _parse_text_lines(files: list[tuple[str, str]]):
     counts = np.array([len(a) for a in per_file], dtype=np.int64)
     n = int(counts.sum())
     if n == 0:
-        return empty_results(), empty_yakuman(), empty_orphans(), pd.Series([], dtype="string")
+        return empty_results(), empty_yakuman(), empty_orphans(), np.array([], dtype=np.int8)
     raw = pa.concat_arrays(per_file)
     del per_file
     names = np.array([name for name, _ in files], dtype=object)
@@ -335,40 +357,38 @@ def _parse_text_lines(files: list[tuple[str, str]]):
     attached = is_yakuman & has_game & (game_date_at == date_at)
     orphan = is_yakuman & ~attached
 
-    kinds = np.full(n, "chatter", dtype=object)
-    kinds[blank] = "blank"
-    kinds[is_any_date] = "date"
-    kinds[is_yakuman & attached] = "yakuman"
-    kinds[orphan] = "orphan_yakuman"
-    kinds[result_like] = "result"
-    kind_series = pd.Series(kinds, index=pd.Index(line_no, name="line_no"), dtype="string")
+    kinds = np.full(n, LINE_KINDS.index("chatter"), dtype=np.int8)
+    kinds[blank] = LINE_KINDS.index("blank")
+    kinds[is_any_date] = LINE_KINDS.index("date")
+    kinds[attached] = LINE_KINDS.index("yakuman")
+    kinds[orphan] = LINE_KINDS.index("orphan_yakuman")
+    kinds[result_like] = LINE_KINDS.index("result")
 
     # result rows
     rows = np.flatnonzero(result_like)
     take = pa.array(rows, type=pa.int64())
-    line_text = pd.Series(line_no[rows], index=rows).astype("string")
+    line_text = pd.Series(line_no[rows], index=rows)
     found = _pd(_quote(raw.take(take)), index=rows)
     name = _pd(rank_groups["name"].take(take), index=rows)
     score_text = _pd(rank_groups["score"].take(take), index=rows)
     score, score_too_long = _bounded_integers(score_text, MAX_SCORE_DIGITS)
     name_length = name.str.len().fillna(0).astype(int)
     accepted = pd.Series(is_rank[rows], index=rows)
-    too_long = pd.Series(raw_length[rows] > MAX_LINE_CHARS, index=rows)
-    problem = pd.Series(pd.NA, index=rows, dtype="string")
-    problem = problem.mask(accepted & (name_length > MAX_NAME_CHARS),
-                           "line " + line_text + ": the player name has " + name_length.astype("string")
-                           + f" characters; at most {MAX_NAME_CHARS} are allowed")
-    problem = problem.mask(accepted & score_too_long,
-                           "line " + line_text + ": score " + score_text + f" is out of range; a final score has at most "
-                           f"{MAX_SCORE_DIGITS} digits")
-    problem = problem.mask(~accepted, "line " + line_text + ": expected a result line " + EXPECTED_RESULT_LINE + ", found " + found)
-    problem = problem.mask(too_long, "line " + line_text + ": the line has " + pd.Series(raw_length[rows], index=rows).astype("string")
-                           + f" characters; a result line has at most {MAX_LINE_CHARS} (found " + found + ")")
+    length = pd.Series(raw_length[rows], index=rows)
+    problem = _first_message([  # one problem per line, the most basic first
+        _message(length > MAX_LINE_CHARS, "line ", line_text, ": the line has ", length,
+                 f" characters; a result line has at most {MAX_LINE_CHARS} (found ", found, ")"),
+        _message(~accepted, "line ", line_text, ": expected a result line ", EXPECTED_RESULT_LINE, ", found ", found),
+        _message(accepted & score_too_long, "line ", line_text, ": score ", score_text,
+                 f" is out of range; a final score has at most {MAX_SCORE_DIGITS} digits"),
+        _message(accepted & (name_length > MAX_NAME_CHARS), "line ", line_text, ": the player name has ", name_length,
+                 f" characters; at most {MAX_NAME_CHARS} are allowed"),
+    ])
     at = date_at[rows]
     has_date = at >= 0
     date_text = pd.Series(pd.NA, index=rows, dtype="string")
-    date_problem = pd.Series(f"no date line above this game; expected a line like {EXPECTED_DATE} before the games of a day",
-                             index=rows, dtype="string")
+    date_problem = _message(pd.Series(~has_date, index=rows),
+                            f"no date line above this game; expected a line like {EXPECTED_DATE} before the games of a day")
     event_date = pd.Series(pd.NaT, index=rows, dtype="datetime64[ns]")
     if has_date.any():
         dated_rows = rows[has_date]
@@ -420,7 +440,7 @@ def _parse_text_lines(files: list[tuple[str, str]]):
             + ": a yakuman line must come right after the game it was won in; no game above it",
         }
     )
-    return results[RESULT_COLUMNS], yakuman[YAKUMAN_COLUMNS], orphans[ORPHAN_COLUMNS].astype({"problem": "string"}), kind_series
+    return results[RESULT_COLUMNS], yakuman[YAKUMAN_COLUMNS], orphans[ORPHAN_COLUMNS].astype({"problem": "string"}), kinds
 
 
 # -- CSV ------------------------------------------------------------------------------------------
@@ -526,12 +546,11 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
     yakuman_count, yakuman_too_long = _bounded_integers(f["yakuman"].where(yakuman_form & (f["yakuman"] != "")), 3)
     yakuman_count = yakuman_count.where(f["yakuman"] != "", 0)
 
-    def bad(mask: pd.Series, what) -> pd.Series:  # what: a message, or a Series of them
-        return ("line " + at + ": " + what).astype("string").where(mask)
+    def bad(mask: pd.Series, *what) -> pd.Series:  # what: texts and Series, concatenated
+        return _message(mask, "line ", at, ": ", *what)
 
     def field_length(column: str, limit: int) -> pd.Series:
-        return bad(length[column] > limit, f"the {column} field has " + length[column].astype("string")
-                   + f" characters; at most {limit} are allowed")
+        return bad(length[column] > limit, f"the {column} field has ", length[column], f" characters; at most {limit} are allowed")
 
     problems = _join_problems(
         [
@@ -539,16 +558,16 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
             field_length("player", MAX_NAME_CHARS),
             *(field_length(c, MAX_FIELD_CHARS) for c in ("date", "rank", "score", "yakuman")),
             bad(f["game"] == "", "the game column is empty; expected the game number of that evening"),
-            bad((f["rank"] != "") & ~rank_ok, "rank " + f["rank"] + " is not 1, 2, 3 or 4"),
-            bad(~score_form, "score " + f["score"] + " is not a whole number"),
-            bad(score_form & score_too_long, "score " + f["score"] + f" is out of range; a final score has at most {MAX_SCORE_DIGITS} digits"),
+            bad((f["rank"] != "") & ~rank_ok, "rank ", f["rank"], " is not 1, 2, 3 or 4"),
+            bad(~score_form, "score ", f["score"], " is not a whole number"),
+            bad(score_form & score_too_long, "score ", f["score"], f" is out of range; a final score has at most {MAX_SCORE_DIGITS} digits"),
             bad(f["player"] == "", "the player column is empty"),
-            bad(~yakuman_form, "yakuman " + f["yakuman"] + " is not a count (0, 1, 2...)"),
+            bad(~yakuman_form, "yakuman ", f["yakuman"], " is not a count (0, 1, 2...)"),
             bad(yakuman_form & (yakuman_too_long | (yakuman_count > MAX_YAKUMAN)).fillna(False).astype(bool),
-                "yakuman " + f["yakuman"] + f" is more than one player can win in a game (at most {MAX_YAKUMAN})"),
+                "yakuman ", f["yakuman"], f" is more than one player can win in a game (at most {MAX_YAKUMAN})"),
         ]
     )
-    date_problem = bad(date_text.isna(), "date " + f["date"] + f" is not a date; expected {EXPECTED_DATE}")
+    date_problem = bad(date_text.isna(), "date ", f["date"], f" is not a date; expected {EXPECTED_DATE}")
 
     game_key = f["date"] + "#" + f["game"]
     game_seq = pd.Series(pd.factorize(game_key)[0] + 1, index=idx)
