@@ -559,7 +559,8 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
             *(field_length(c, MAX_FIELD_CHARS) for c in ("date", "rank", "score", "yakuman")),
             bad(f["game"] == "", "the game column is empty; expected the game number of that evening"),
             bad((f["rank"] != "") & ~rank_ok, "rank ", f["rank"], " is not 1, 2, 3 or 4"),
-            bad(~score_form, "score ", f["score"], " is not a whole number"),
+            bad(f["score"] == "", "the score column is empty"),
+            bad(~score_form & (f["score"] != ""), "score ", f["score"], " is not a whole number"),
             bad(score_form & score_too_long, "score ", f["score"], f" is out of range; a final score has at most {MAX_SCORE_DIGITS} digits"),
             bad(f["player"] == "", "the player column is empty"),
             bad(~yakuman_form, "yakuman ", f["yakuman"], " is not a count (0, 1, 2...)"),
@@ -601,8 +602,8 @@ def classify_csv(text: str) -> pd.Series:
     raw = physical_lines(text)
     kinds = pd.Series("blank", index=pd.RangeIndex(1, len(raw) + 1, name="line_no"), dtype="string")
     results, _, orphans = parse_csv("x.csv", text)
-    nonblank = np.flatnonzero(~_np(pc.equal(pc.utf8_trim_whitespace(raw), ""))) + 1
-    kinds[nonblank] = "header"  # the first non-blank line, and repeated headers
+    nonblank = np.flatnonzero(~_np(pc.equal(pc.replace_substring_regex(raw, r'[,"\s]', ""), ""))) + 1
+    kinds[nonblank] = "header"  # the first non-blank line, and repeated headers (",,,," stays blank)
     kinds[results["line_no"].to_numpy()] = "record"
     kinds[orphans["line_no"].to_numpy()] = "problem"
     return kinds

@@ -76,7 +76,8 @@ class GameChecks(pa.DataFrameModel):
 
     @pa.dataframe_check(error="holdable_date")
     def holdable_date(cls, g: pd.DataFrame) -> Series[bool]:
-        return g["date_text"].isna() | g["event_date"].notna()
+        outside_window = (g["date_text"] > g["as_of_text"]) | (g["date_text"] < g["first_rule_from"])
+        return (g["date_text"].isna() | g["event_date"].notna() | outside_window).fillna(True).astype(bool)
 
     @pa.dataframe_check(error="known_season")
     def known_season(cls, g: pd.DataFrame) -> Series[bool]:
