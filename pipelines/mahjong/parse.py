@@ -103,9 +103,10 @@ _DATE_NO_YEAR = r"^\d{1,2}\s*[/月]\s*\d{1,2}\s*日?(?:\s*[\(（][^\)）]*[\)）
 _SCORE = r"(?P<score>-?\d{1,3}(?:,\d{3})+|-?\d+)"
 _RANK = rf"^{_BULLET}?\s*(?P<rank>[1-4])\s*[位着]\s*[:.]?\s*(?P<name>\S.*?)\s*{_SCORE}\s*点?$"
 # Looks like a result line (so a typo in it is reported, not ignored): a bullet then a digit;
-# "N位" or "N着"; a number, a name and a score ("1. らつみ 55000"). A bullet line of chatter
+# "N位" or "N着" (after at most one other character: "第1位", "◎1着"); a number, a name and a
+# score ("1. らつみ 55000"). A bullet line of chatter
 # ("・次回は土曜日です") is not a result line.
-_RANK_LIKE = (rf"^(?:{_BULLET}\s*\d|{_BULLET}?\s*\d+\s*[位着]"
+_RANK_LIKE = (rf"^(?:{_BULLET}\s*\d|[^\d\s]?\s*\d+\s*[位着]"
               rf"|{_BULLET}?\s*\d{{1,2}}\s*[.):、]?\s*[^\d\s].*[^\d,]-?\d[\d,]{{2,}}\s*点?$)")
 # Ends with a score-like number (3+ digits): a result line if it stands next to another one
 # ("らつみ 55000" in a game written without ranks), chatter if alone ("参加費 1000").
