@@ -141,7 +141,8 @@ def physical_lines(text: str) -> pa.Array:
     if not text:
         return pa.array([], type=pa.string())
     whole = pa.array([text], type=pa.string())
-    whole = pc.replace_substring(pc.replace_substring(whole, "\r\n", "\n"), "\r", "\n")
+    if "\r" in text:  # (a copy of the text only when there is a \r to replace)
+        whole = pc.replace_substring(pc.replace_substring(whole, "\r\n", "\n"), "\r", "\n")
     lines = pc.list_flatten(pc.split_pattern(whole, "\n"))
     if text.endswith(("\n", "\r")):
         lines = lines.slice(0, len(lines) - 1)

@@ -151,3 +151,13 @@ def test_check_command_lists_every_problem_and_posts_nothing():
 
 def test_check_command_exit_zero_on_a_clean_file():
     assert _check("shift_jis_post.txt").returncode == 0
+
+
+def test_chaku_and_colon_forms_are_read_and_dai_is_reported():
+    text = "2026/11/03 定例会\n1位：らつみ 40000\n・２着 りつみ 30000\n第3位 るつみ 20000\n4着 れつみ 10000\n"
+    results, _, _ = parse_text("x.txt", text)
+    assert results["event_date"].dt.strftime("%Y-%m-%d").unique().tolist() == ["2026-11-03"]
+    assert results["rank"].tolist()[:2] == [1, 2] and results["rank"].tolist()[3] == 4
+    assert results["player_raw"].tolist()[:2] == ["らつみ", "りつみ"]
+    assert results["problem"].notna().tolist() == [False, False, True, False]
+    assert results["problem"].iloc[2].startswith("line 4: expected a result line")
