@@ -33,7 +33,7 @@ from pipelines.mahjong.system import SYSTEM
 
 AS_OF = date(2026, 12, 2)
 FIXTURES = Path(__file__).with_name("fixtures")
-PARSER = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PARSER = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PROCESS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # -- oracles (independent of pipelines/mahjong/parse.py) -------------------------------------------
@@ -215,18 +215,28 @@ def _span(location: str) -> tuple[int, int]:
     return (numbers[0], numbers[-1]) if numbers else (0, 10 ** 9)
 
 
-def _process(name: str, data: bytes) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / Path(name).name
-        path.write_bytes(data)
-        source = SourceFile("sofu-mahjong", name, path, "0" * 64)
-        batch = SYSTEM.process(_CTX, _ORG, [source], _NO_HISTORY, set())
+def _records_in(name: str, data: bytes) -> int:
     text, _ = decode(data)
     if text is None:
-        records_in = 1
-    else:
-        results, _, orphans = (parse_csv if name.endswith(".csv") else parse_text)(name, text)
-        records_in = (results["game_key"].nunique() + len(orphans)) or 1
+        return 1
+    results, _, orphans = (parse_csv if name.endswith(".csv") else parse_text)(name, text)
+    return (results["game_key"].nunique() + len(orphans)) or 1
+
+
+def _batch(files: list[tuple[str, bytes]]):
+    with tempfile.TemporaryDirectory() as folder:
+        sources = []
+        for i, (name, data) in enumerate(files):
+            path = Path(folder) / f"{i}-{Path(name).name}"
+            path.write_bytes(data)
+            sources.append(SourceFile("sofu-mahjong", name, path, f"{i:064d}"))
+        return SYSTEM.process(_CTX, _ORG, sources, _NO_HISTORY, set())
+
+
+def _process(name: str, data: bytes) -> None:
+    batch = _batch([(name, data)])
+    text, _ = decode(data)
+    records_in = _records_in(name, data)
     posted = int(batch.records["records_posted"].sum())
     quarantined = int(batch.records["records_quarantined"].sum())
     assert posted + quarantined == records_in
@@ -246,7 +256,7 @@ def test_process_text_posts_nothing_escapes_nothing_lost(text):
     _process("sofu-mahjong/fuzz.txt", text.encode("utf-8", errors="surrogatepass"))
 
 
-@PROCESS
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a dozen games each
 @given(st.sampled_from(sample_posts()).flatmap(mutated))
 def test_process_mutated_sample_posts(text):
     _process("sofu-mahjong/fuzz.txt", text.encode("utf-8", errors="surrogatepass"))
@@ -262,3 +272,13 @@ def test_process_csv_nothing_escapes_nothing_lost(text):
 @given(st.binary(max_size=200))
 def test_process_any_bytes(data):
     _process("sofu-mahjong/fuzz.txt", data)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(text_posts().map(lambda t: ("txt", t)), csv_files().map(lambda t: ("csv", t))), min_size=1, max_size=4))
+def test_process_a_batch_of_files_counts_every_file(files):
+    named = [(f"sofu-mahjong/f{i}.{kind}", text.encode("utf-8", errors="surrogatepass")) for i, (kind, text) in enumerate(files)]
+    batch = _batch(named)
+    counts = batch.records.set_index("source_file")
+    for name, data in named:  # a game repeated in another file of the batch is quarantined there
+        assert counts.loc[name, "records_posted"] + counts.loc[name, "records_quarantined"] == _records_in(name, data)
