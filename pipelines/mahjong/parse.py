@@ -95,6 +95,9 @@ def empty_orphans() -> pd.DataFrame:
 # After NFKC: full-width digits/letters are ASCII and "－" is "-". These minus signs are not.
 _MINUS_SIGNS = {"\u2212": "-", "▲": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-"}
 _MINUS_CLASS = "[" + "".join(_MINUS_SIGNS) + "]"
+# Control characters, line/paragraph separators, a BOM inside the text (two files pasted
+# together), zero-width spaces: read as a space, so "\ufeff2026-11-03" is still a date line.
+_INVISIBLE = r"[\x00-\x08\x0b-\x1f\x7f\x{85}\x{1680}\x{200b}\x{2028}\x{2029}\x{feff}]"
 
 _BULLET = r"[・･\*•●○◆◇■□]"
 _DATE = (r"^(?P<y>\d{4})\s*[-/.年]\s*(?P<m>\d{1,2})\s*[-/.月]\s*(?P<d>\d{1,2})\s*日?"
@@ -158,6 +161,7 @@ def _normalise(raw: pa.Array) -> pa.Array:
     head = pc.utf8_slice_codeunits(raw, 0, MAX_LINE_CHARS)
     norm = pc.utf8_normalize(head, form="NFKC")
     norm = pc.replace_substring_regex(norm, pattern=_MINUS_CLASS, replacement="-")
+    norm = pc.replace_substring_regex(norm, pattern=_INVISIBLE, replacement=" ")
     return pc.utf8_trim_whitespace(norm)
 
 
@@ -503,9 +507,7 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
         quoted = pc.replace_substring(groups[f"q{i}"], '""', '"')
         fields[column] = pc.binary_join_element_wise(quoted, groups[f"u{i}"], "")
     lengths = {c: _np(pc.utf8_length(fields[c]), np.int64) for c in CSV_COLUMNS}
-    norm = {c: pc.utf8_trim_whitespace(pc.utf8_normalize(pc.utf8_slice_codeunits(fields[c], 0, MAX_LINE_CHARS), form="NFKC"))
-            for c in CSV_COLUMNS}
-    norm["score"] = pc.replace_substring_regex(norm["score"], pattern=_MINUS_CLASS, replacement="-")
+    norm = {c: _normalise(fields[c]) for c in CSV_COLUMNS}
     all_empty = np.logical_and.reduce([_np(pc.equal(norm[c], "")) for c in CSV_COLUMNS]) & matched
     repeated_header = np.logical_and.reduce([_np(pc.equal(pc.utf8_lower(norm[c]), c)) for c in CSV_COLUMNS]) & matched
 

@@ -143,3 +143,12 @@ def test_a_blank_line_of_commas_and_a_repeated_header_are_not_records():
     results, _, orphans = parse_csv("x.csv", text)
     assert results["line_no"].tolist() == [3]
     assert orphans.empty
+
+
+def test_two_posts_pasted_together_keep_their_date_line():
+    # the second post starts with its BOM (U+FEFF) in the middle of the file: still a date line
+    post = "2026-11-0{d}\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
+    text = post.format(d=3) + "\ufeff" + post.format(d=4)
+    results, _, _ = parse_text("x.txt", text)
+    assert results["date_text"].tolist() == ["2026-11-03"] * 4 + ["2026-11-04"] * 4
+    assert classify_text(text).tolist() == ["date"] + ["result"] * 4 + ["date"] + ["result"] * 4
