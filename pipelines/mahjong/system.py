@@ -11,7 +11,8 @@ from pipelines.core.sql import connect, query
 from pipelines.core.text import concat
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.mahjong import calendar
-from pipelines.mahjong.parse import ORPHAN_COLUMNS, decode, empty_results, empty_yakuman, parse_csv, parse_texts
+from pipelines.mahjong.parse import (EXPECTED_CONTENT, decode, empty_orphans, empty_results,
+                                     empty_yakuman, parse_csv, parse_texts)
 from pipelines.mahjong.rules import LeagueRules, load_league_rules
 from pipelines.mahjong.validate import GAME_KEY, validate_games
 from schemas.common import empty_frame
@@ -51,11 +52,16 @@ def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFram
         frames = [f for f in frames if len(f)]
         return pd.concat(frames, ignore_index=True) if frames else empty
 
-    return (
-        stack(results, empty_results()),
-        stack(yakuman, empty_yakuman()),
-        stack(orphans, pd.DataFrame(columns=ORPHAN_COLUMNS)),
-    )
+    results = stack(results, empty_results())
+    orphans = stack(orphans, empty_orphans())
+    # A file that yields no game and no problem is not posted empty: nothing in it was found.
+    found = set(results["source_file"]) | set(orphans["source_file"])
+    nothing = [s.source_file for s in sources if s.source_file not in found]
+    if nothing:
+        orphans = pd.concat([orphans, pd.DataFrame({
+            "source_file": nothing, "line_no": 0, "raw": None,
+            "problem": f"no results found: expected {EXPECTED_CONTENT}"})], ignore_index=True)
+    return results, stack(yakuman, empty_yakuman()), orphans
 
 
 def _chunks(texts: list[tuple[str, str]], lines: int):
@@ -68,6 +74,13 @@ def _chunks(texts: list[tuple[str, str]], lines: int):
             chunk, size = [], 0
     if chunk:
         yield chunk
+
+
+def _first_rule(rules: LeagueRules) -> tuple[str, str]:
+    """(rule version, ISO date) of the league's first rule version: the start of its date window."""
+    versions = rules.rule_versions.assign(start=pd.to_datetime(rules.rule_versions["effective_from"].astype("string")))
+    first = versions.sort_values("start").iloc[0]
+    return str(first["rule_version"]), first["start"].strftime("%Y-%m-%d")
 
 
 def _with_places(valid: pd.DataFrame) -> pd.DataFrame:
@@ -119,6 +132,7 @@ def _awards(results: pd.DataFrame, rules: LeagueRules, org: pd.Series) -> pd.Dat
 class MahjongSystem:
     name = "mahjong"
     accepted_suffixes = (".txt", ".csv")
+    expected_content = EXPECTED_CONTENT
     lake_tables = {"mahjong_results": MahjongResult}
     warehouse_sql = ["warehouse/mahjong_results", "warehouse/mahjong_leaderboard"]
 
@@ -149,6 +163,7 @@ class MahjongSystem:
             game_total=int(org["game_total"]),
             as_of=ctx.as_of,
             history=history,
+            first_rule=_first_rule(rules),
         )
         del results, yakuman
         valid = _with_places(valid)
@@ -163,7 +178,7 @@ class MahjongSystem:
             [
                 quarantined,
                 orphans.assign(
-                    location=orphans["line_no"].astype(int).map(lambda n: f"line {n}" if n else "whole file"),
+                    location=("line " + orphans["line_no"].astype("string")).where(orphans["line_no"].astype(int) > 0, "whole file"),
                     reason=orphans["problem"], record=orphans["raw"],
                 )[list(QuarantineDraft.to_schema().columns)],
             ],

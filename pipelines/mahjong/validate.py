@@ -10,6 +10,8 @@ from datetime import date
 
 import pandas as pd
 import pandera.pandas as pa
+import pyarrow as pa_arrow
+import pyarrow.compute as pc
 from pandera.typing import Series
 
 from pipelines.core.dates import iso_days
@@ -33,11 +35,16 @@ class GameChecks(pa.DataFrameModel):
 
     @pa.dataframe_check(error="dated")
     def dated(cls, g: pd.DataFrame) -> Series[bool]:
-        return g["date_problem"].isna() & g["event_date"].notna() & (g["n_dates"] <= 1)
+        return g["date_problem"].isna() & g["date_text"].notna() & (g["n_dates"] <= 1)
 
+    # The date window, on ISO text (any four-digit year compares correctly, none overflows).
     @pa.dataframe_check(error="not_future")
     def not_future(cls, g: pd.DataFrame) -> Series[bool]:
-        return g["event_date"].isna() | (g["event_date"] <= g["as_of"])
+        return (g["date_text"].isna() | (g["date_text"] <= g["as_of_text"])).fillna(True).astype(bool)
+
+    @pa.dataframe_check(error="after_first_rule_version")
+    def after_first_rule_version(cls, g: pd.DataFrame) -> Series[bool]:
+        return (g["date_text"].isna() | (g["date_text"] >= g["first_rule_from"])).fillna(True).astype(bool)
 
     @pa.dataframe_check(error="four_lines")
     def four_lines(cls, g: pd.DataFrame) -> Series[bool]:
@@ -69,6 +76,11 @@ class GameChecks(pa.DataFrameModel):
     def yakuman_at_table(cls, g: pd.DataFrame) -> Series[bool]:
         return g["strangers_n"] == 0
 
+    @pa.dataframe_check(error="holdable_date")
+    def holdable_date(cls, g: pd.DataFrame) -> Series[bool]:
+        outside_window = (g["date_text"] > g["as_of_text"]) | (g["date_text"] < g["first_rule_from"])
+        return (g["date_text"].isna() | g["event_date"].notna() | outside_window).fillna(True).astype(bool)
+
     @pa.dataframe_check(error="known_season")
     def known_season(cls, g: pd.DataFrame) -> Series[bool]:
         return g["event_date"].isna() | g["season"].notna()
@@ -81,8 +93,10 @@ def _lines_text(g: pd.DataFrame) -> pd.Series:
 _MESSAGES = {
     "readable_lines": lambda g: g["line_problems"],
     "dated": lambda g: g["date_problem"].fillna("the rows of this game carry different dates; a game is played on one date"),
-    "not_future": lambda g: "the game is dated " + g["event_date"].dt.strftime("%Y-%m-%d") + ", after the run date "
-    + g["as_of"].dt.strftime("%Y-%m-%d") + "; check the date line",
+    "not_future": lambda g: "the game is dated " + g["date_text"] + ", after the run date "
+    + g["as_of_text"] + "; check the date line",
+    "after_first_rule_version": lambda g: "the game is dated " + g["date_text"] + ", before the league's first rule version ("
+    + g["first_rule_version"] + ", in force from " + g["first_rule_from"] + "); check the date line",
     "four_lines": lambda g: "the game at " + _lines_text(g) + " has " + g["n_lines"].astype("string")
     + " result lines; expected 4 (ranks 1 to 4)",
     "ranks_once_each": lambda g: "ranks " + g["ranks"] + " found; expected 1,2,3,4 once each",
@@ -93,13 +107,25 @@ _MESSAGES = {
     + g["game_total"].astype("string") + " (check each player's score)",
     "yakuman_at_table": lambda g: "the yakuman winner " + g["yakuman_strangers"] + " is not one of this game's players ("
     + g["players"] + ")",
+    "holdable_date": lambda g: "the game is dated " + g["date_text"] + ", outside the years the ledger holds "
+    "(1700 to 2200); check the date line",
     "known_season": lambda g: "no season of the league calendar covers " + g["event_date"].dt.strftime("%Y-%m-%d"),
 }
 
 
 def _joined(rows: pd.DataFrame, column: str, sep: str) -> pd.Series:
-    """Per game, the column's values joined (only ever called on the rows of failing games)."""
-    return rows.groupby(GAME_KEY)[column].agg(lambda s: sep.join(s.dropna().astype(str)))
+    """Per game, the column's non-NA values joined in row order (vectorised in Arrow: a file
+    with thousands of failing games must not run a Python function per game)."""
+    values = rows[column].astype("string")
+    present = values.notna().to_numpy()
+    table = pa_arrow.table({
+        "key": pa_arrow.array(rows[GAME_KEY[0]].to_numpy()[present]),
+        "value": pa_arrow.array(values[present], type=pa_arrow.string(), from_pandas=True),
+    })
+    grouped = table.group_by("key", use_threads=False).aggregate([("value", "list")])
+    joined = pc.binary_join(grouped["value_list"], sep)
+    index = pd.Index(grouped["key"].to_numpy(), name=GAME_KEY[0])
+    return pd.Series(joined.to_pylist(), index=index, dtype="string").sort_index()
 
 
 def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
@@ -124,7 +150,8 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
         n_lines=("line_no", "size"),
         bad_lines=("problem", "count"),
         event_date=("event_date", "first"),
-        n_dates=("event_date", "nunique"),
+        date_text=("date_text", "first"),
+        n_dates=("date_text", "nunique"),
         date_problem=("date_problem", "first"),
         rank_min=("rank", "min"),
         rank_max=("rank", "max"),
@@ -204,11 +231,13 @@ def validate_games(
     game_total: int,
     as_of: date,
     history: pd.DataFrame,
+    first_rule: tuple[str, str] = ("", "0000-01-01"),
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """→ (valid result rows with game metadata, valid yakuman rows, quarantined games).
 
     `history` holds fingerprints of games already posted (columns fingerprint, source_file,
-    location) so that a game posted again in another file is posted once.
+    location) so that a game posted again in another file is posted once. `first_rule` is
+    (rule version, ISO date) of the league's first rule version: no game is scored before it.
     """
     if results.empty:
         nothing = {"player_id": pd.Series(dtype="string"), "first_line": pd.Series(dtype="int64"),
@@ -220,7 +249,9 @@ def validate_games(
     yakuman = yakuman.assign(player_id=apply_aliases(normalise_names(yakuman["player_raw"]), aliases))
     games = _game_frame(results, yakuman)
     games = games.assign(
-        as_of=pd.Timestamp(as_of), game_total=game_total, season=seasons_of(games["event_date"]).to_numpy()
+        as_of=pd.Timestamp(as_of), as_of_text=as_of.isoformat(), game_total=game_total,
+        first_rule_version=first_rule[0], first_rule_from=first_rule[1],
+        season=seasons_of(games["event_date"]).to_numpy(),
     )
     _, cases = failure_cases(GameChecks, games.reset_index(drop=True))
     cases = cases.drop_duplicates(["index", "check"])
@@ -237,7 +268,7 @@ def validate_games(
     flat = flat.assign(reason=bad_rows.reindex(flat.index).astype("string"))
     valid_keys = flat.loc[flat["reason"].isna(), GAME_KEY + ["first_line", "last_line", "season"]]
     # valid rows carry what scoring needs; the raw text stays with `results` for quarantine records
-    valid = results.drop(columns=["raw", "problem", "date_problem", "date_line"]).merge(valid_keys, on=GAME_KEY)
+    valid = results.drop(columns=["raw", "problem", "date_problem", "date_line", "date_text"]).merge(valid_keys, on=GAME_KEY)
     valid = valid.merge(_fingerprint(valid).rename("fingerprint").reset_index(), on=GAME_KEY)
 
     # A game posted twice (same date, players, scores): the first posting stands.

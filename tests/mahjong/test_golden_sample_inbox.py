@@ -81,10 +81,10 @@ def test_every_quarantined_game_is_one_the_reference_rejects(golden):
     _, con, parsed, _, _, _ = golden
     expected = {("sofu-mahjong/" + bad.source, bad.line) for bad in parsed.invalid}
     rows = con.sql("select source_file, location, reason from quarantine where organisation = 'sofu-mahjong'").fetchall()
-    # the sample's holiday notice (no game at all) is not posted empty: quarantined as a whole (issue 14)
-    notices = [(source, reason) for source, location, reason in rows if location == "whole file"]
-    assert [source for source, _ in notices] == ["sofu-mahjong/2026-09-23.txt"]
-    assert notices[0][1].startswith("no results found in this file")
+    # a post with no game at all is not posted empty (issue 14): the holiday post, whole file
+    whole = [(source, reason) for source, location, reason in rows if location == "whole file"]
+    assert [source for source, _ in whole] == ["sofu-mahjong/2026-09-23.txt"]
+    assert whole[0][1].startswith("no results found: expected a date line (2026-11-03) followed by result lines")
     rows = [row for row in rows if row[1] != "whole file"]
     got = {(source, int(re.match(r"lines? (\d+)", location).group(1))) for source, location, _ in rows}
     assert got == expected == {("sofu-mahjong/2026-11-20.txt", line) for line in (10, 15, 25, 29)}

@@ -69,7 +69,7 @@ def test_malformed_post_every_game_quarantined_with_its_reason(office):
     reasons = dict(zip(q["location"], q["reason"]))
     assert reasons == {
         "lines 1–4": "no date line above this game; expected a line like 2026-11-03, 2026/11/03 or 2026年11月3日 before the games of a day",
-        "lines 8–11": "line 9: expected a result line 「・1位 名前 55000」 (rank 1-4, name, final score), found ・２位りつみ 28OOO",
+        "lines 8–11": "line 9: expected a result line 「・1位 名前 55000」 or 「1着 名前 55000」 (rank 1-4, name, final score), found ・２位りつみ 28OOO",
         "lines 13–16": "ranks 1,2,2,4 found; expected 1,2,3,4 once each",
         "lines 18–21": "scores must not increase with rank: 3位 has 27000 but the rank above has 20000",
         "lines 23–26": "the four scores add up to 102000; expected 100000 (check each player's score)",
@@ -151,3 +151,13 @@ def test_check_command_lists_every_problem_and_posts_nothing():
 
 def test_check_command_exit_zero_on_a_clean_file():
     assert _check("shift_jis_post.txt").returncode == 0
+
+
+def test_chaku_and_colon_forms_are_read_and_dai_is_reported():
+    text = "2026/11/03 定例会\n1位：らつみ 40000\n・２着 りつみ 30000\n第3位 るつみ 20000\n4着 れつみ 10000\n"
+    results, _, _ = parse_text("x.txt", text)
+    assert results["event_date"].dt.strftime("%Y-%m-%d").unique().tolist() == ["2026-11-03"]
+    assert results["rank"].tolist()[:2] == [1, 2] and results["rank"].tolist()[3] == 4
+    assert results["player_raw"].tolist()[:2] == ["らつみ", "りつみ"]
+    assert results["problem"].notna().tolist() == [False, False, True, False]
+    assert results["problem"].iloc[2].startswith("line 4: expected a result line")
