@@ -8,7 +8,9 @@ lake_backgammon_results as (
 ),
 
 current_sources as (
-    select organisation, source_file, sha256 from sources where is_current
+    -- the version standing at each path; a lake row is of it when it has its content and was
+    -- written by its run or later (sources.sql says why)
+    select organisation, source_file, sha256, run_id as since_run_id from sources where is_current
 )
 
 select lake_backgammon_results.*
@@ -17,3 +19,4 @@ inner join current_sources
     on current_sources.organisation = lake_backgammon_results.organisation
     and current_sources.source_file = lake_backgammon_results.source_file
     and current_sources.sha256 = lake_backgammon_results.source_sha256
+    and lake_backgammon_results.run_id >= current_sources.since_run_id

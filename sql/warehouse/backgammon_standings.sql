@@ -5,7 +5,8 @@
 -- Everything comes from the ledger: an award line counts +1 event and its matches won, a
 -- reversal −1 and minus its matches won, so a corrected file changes the race exactly as it
 -- changes the ledger. Matches won are those of the result row behind each line (same file
--- version). Ties on points share a rank (rank_label '3='). Exact DECIMAL sums, no division.
+-- version, written by the run that posted the line). Ties on points share a rank (rank_label
+-- '3='). Exact DECIMAL sums, no division.
 with
 
 awards as (
@@ -20,6 +21,17 @@ clubs as (
     select * from backgammon_clubs
 ),
 
+posting_runs as (
+    -- the run that wrote the result row behind each line: an award line's own run, a reversal
+    -- the run of the line it reverses (a file put back, X -> Y -> X, has X's rows of two runs)
+    select
+        awards.award_id,
+        coalesce(reversed.run_id, awards.run_id) as posting_run_id
+    from awards
+    left join awards as reversed
+        on reversed.award_id = awards.reverses_award_id
+),
+
 ledger_lines as (
     select
         awards.organisation as club,
@@ -31,8 +43,11 @@ ledger_lines as (
         case awards.entry_type when 'award' then 1 else -1 end as line_sign,
         coalesce(results.matches_won, 0) as matches_won
     from awards
+    inner join posting_runs
+        on posting_runs.award_id = awards.award_id
     left join lake_backgammon_results as results
         on results.organisation = awards.organisation
+        and results.run_id = posting_runs.posting_run_id
         and results.source_file = awards.source_file
         and results.source_sha256 = awards.source_sha256
         and results.event_id = awards.event_id

@@ -8,7 +8,9 @@ lake_bridge_sessions as (
 ),
 
 current_sources as (
-    select organisation, source_file, sha256 from sources where is_current
+    -- the version standing at each path; a lake row is of it when it has its content and was
+    -- written by its run or later (sources.sql says why)
+    select organisation, source_file, sha256, run_id as since_run_id from sources where is_current
 ),
 
 current_sessions as (
@@ -18,6 +20,7 @@ current_sessions as (
         on current_sources.organisation = lake_bridge_sessions.organisation
         and current_sources.source_file = lake_bridge_sessions.source_file
         and current_sources.sha256 = lake_bridge_sessions.source_sha256
+    and lake_bridge_sessions.run_id >= current_sources.since_run_id
 )
 
 select

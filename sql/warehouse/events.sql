@@ -8,7 +8,9 @@ lake_events as (
 ),
 
 current_sources as (
-    select organisation, source_file, sha256 from sources where is_current
+    -- the version standing at each path; a lake row is of it when it has its content and was
+    -- written by its run or later (sources.sql says why)
+    select organisation, source_file, sha256, run_id as since_run_id from sources where is_current
 )
 
 select
@@ -26,3 +28,4 @@ inner join current_sources
     on current_sources.organisation = lake_events.organisation
     and current_sources.source_file = lake_events.source_file
     and current_sources.sha256 = lake_events.source_sha256
+    and lake_events.run_id >= current_sources.since_run_id

@@ -19,9 +19,18 @@ rule_versions as (
     select * from mahjong_rule_versions
 ),
 
+standing_games as (
+    -- games with lines in force: a game whose every line was reversed (its post corrected away)
+    -- opens no snapshot
+    select organisation, event_id, min(event_date) as event_date
+    from awards
+    group by organisation, event_id
+    having sum(case entry_type when 'award' then 1 else -1 end) > 0
+),
+
 league_span as (
     select organisation, min(event_date) as first_game, max(event_date) as last_game
-    from awards
+    from standing_games
     group by organisation
 ),
 

@@ -1,6 +1,11 @@
 -- sources
 -- Grain: one row per inbox file version the pipeline processed (organisation, source_file, sha256).
--- `is_current` marks the version that stands at its path now (the latest run that saw it).
+-- `is_current` marks the version that stands at its path now (the latest run that saw it): the
+-- one definition of "current" every view of current file versions uses. A path's content can come
+-- back (X -> Y -> X), so its lake rows of the same content may be from several runs: the current
+-- ones are those of content `sha256` written by this record's run or later (a later run when a
+-- JCBL standings file held back is posted the night its event file arrives). Views match lake rows
+-- on (organisation, source_file, sha256) and `lake.run_id >= run_id`, never on the content alone.
 with
 
 lake_sources as (

@@ -9,7 +9,9 @@ lake_bridge_team_matches as (
 ),
 
 current_sources as (
-    select organisation, source_file, sha256 from sources where is_current
+    -- the version standing at each path; a lake row is of it when it has its content and was
+    -- written by its run or later (sources.sql says why)
+    select organisation, source_file, sha256, run_id as since_run_id from sources where is_current
 ),
 
 current_matches as (
@@ -19,6 +21,7 @@ current_matches as (
         on current_sources.organisation = lake_bridge_team_matches.organisation
         and current_sources.source_file = lake_bridge_team_matches.source_file
         and current_sources.sha256 = lake_bridge_team_matches.source_sha256
+    and lake_bridge_team_matches.run_id >= current_sources.since_run_id
 )
 
 select
