@@ -12,7 +12,7 @@ def _campaign(args) -> int:
     from pipelines.fuzz.findings import write_findings
 
     summary = run_campaign(args.files, seed=args.seed, jobs=args.jobs, out_dir=Path(args.out), only=args.only or None,
-                           timeout=args.timeout, chunk=args.chunk, minimise_budget=args.minimise)
+                           timeout=args.timeout, chunk=args.chunk, minimise_budget=args.minimise, minutes=args.minutes)
     print(f"fuzz campaign: seed {summary['seed']}, {summary['files_per_target']} files per parser, "
           f"{summary['jobs']} process(es), {summary['wall_seconds']} s wall, commit {summary['commit'][:10]}")
     print(f"{'parser':<22}{'files':>7}{'crashes':>9}{'seconds':>9}")
@@ -46,6 +46,7 @@ def main(argv=None) -> int:
     c.add_argument("--out", default="bench-out/fuzz")
     c.add_argument("--only", action="append", help="a parser (mahjong-text ...) or a system (mahjong ...); repeatable")
     c.add_argument("--timeout", type=float, default=30.0, help="seconds per file before it counts as a crash")
+    c.add_argument("--minutes", type=float, default=0, help="time budget: stop starting files after this many minutes (0: none)")
     c.add_argument("--chunk", type=int, default=25, help="files per work unit")
     c.add_argument("--minimise", type=int, default=0, help="shrink each crash signature's smallest input (process calls each)")
     c.add_argument("--findings", default=None, help="also write fuzz-<system>.md files into this folder")

@@ -275,15 +275,20 @@ _CACHE: dict = {}
 
 def _worker_init(data_dir: str | None, timeout: float) -> None:
     global _HARNESS
+    import warnings
+
+    warnings.simplefilter("ignore", RuntimeWarning)  # pandas casts of garbage: the outcome says what matters
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _HARNESS = Harness(Path(data_dir) if data_dir else None, timeout)
 
 
 def _run_chunk(args) -> ChunkResult:
-    target, start, stop, seed, inbox, out_dir = args
+    target, start, stop, seed, inbox, out_dir, deadline = args
     harness = _HARNESS
     result = ChunkResult(target.name)
     for index in range(start, stop):
+        if deadline and time.time() > deadline:
+            break  # the time budget is spent: the summary says how many files ran
         seed_file, data, applied = generate(target, index, seed, Path(inbox), _CACHE)
         files = [(seed_file, data)]
         partner = target.partner_of(seed_file)
@@ -293,6 +298,12 @@ def _run_chunk(args) -> ChunkResult:
         result.files += 1
         result.seconds += outcome.seconds
         result.slowest = max(result.slowest, outcome.seconds)
+        if outcome.ok and not set(applied) & LOSSY:
+            baseline = _baseline(harness, target, seed_file, partner, Path(inbox))
+            if outcome.records_posted < baseline and outcome.quarantined == 0:
+                outcome = Outcome(False, SILENT_LOSS, f"{outcome.records_posted} record(s) posted, {baseline} from the "
+                                  f"unmutated {seed_file}, and no quarantine row; mutations: {', '.join(applied)}",
+                                  outcome.seconds)
         if outcome.ok:
             result.posted_files += outcome.records_posted > 0
             continue
@@ -301,6 +312,24 @@ def _run_chunk(args) -> ChunkResult:
             crash.saved_as = save_input(Path(out_dir), target, crash, data)
         result.crashes.append(crash)
     return result
+
+
+# Mutations after which fewer records may rightly post without a word: the lines are gone.
+# After any other mutation every record of the original is still there in some form, so a record
+# that no longer posts must be quarantined ("nothing silently lost").
+LOSSY = {"truncate", "delete_line", "empty_or_header_only"}
+SILENT_LOSS = "SilentLoss: fewer records posted than from the unmutated file, and no quarantine row"
+_BASELINES: dict = {}
+
+
+def _baseline(harness: Harness, target: Target, seed_file: str, partner: str | None, inbox: Path) -> int:
+    """Records the unmutated seed file (and its partner) post."""
+    key = (target.name, seed_file)
+    if key not in _BASELINES:
+        files = [(seed_file, (inbox / seed_file).read_bytes())] + ([(partner, (inbox / partner).read_bytes())] if partner else [])
+        outcome = harness.process(target, files)
+        _BASELINES[key] = outcome.records_posted if outcome.ok else 0
+    return _BASELINES[key]
 
 
 def save_input(out_dir: Path, target: Target, crash: Crash, data: bytes) -> str:
@@ -325,7 +354,7 @@ def git_commit() -> str:
 
 def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2, out_dir: Path | None = None,
                  only: list[str] | None = None, inbox: Path | None = None, data_dir: Path | None = None,
-                 timeout: float = 30.0, chunk: int = 25, minimise_budget: int = 0, log=print) -> dict:
+                 timeout: float = 30.0, chunk: int = 25, minimise_budget: int = 0, minutes: float = 0, log=print) -> dict:
     """Run the campaign; returns the summary (also written to <out_dir>/summary.json)."""
     from pipelines.core.settings import DEFAULT_INBOX
 
@@ -337,8 +366,10 @@ def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2,
         for t in chosen:
             shutil.rmtree(out_dir / t.system, ignore_errors=True)
         out_dir.mkdir(parents=True, exist_ok=True)
-    tasks = [(t, start, min(start + chunk, files_per_target), seed, str(inbox), str(out_dir) if out_dir else None)
-             for t in chosen for start in range(0, files_per_target, chunk)]
+    deadline = time.time() + minutes * 60 if minutes else None
+    # interleave the targets, so that a time budget cuts every parser's share alike
+    tasks = [(t, start, min(start + chunk, files_per_target), seed, str(inbox), str(out_dir) if out_dir else None, deadline)
+             for start in range(0, files_per_target, chunk) for t in chosen]
     by_target = {t.name: ChunkResult(t.name) for t in chosen}
     wall = {t.name: [None, None] for t in chosen}
     started = time.perf_counter()
@@ -363,6 +394,7 @@ def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2,
         "files_per_target": files_per_target,
         "jobs": jobs,
         "timeout_seconds": timeout,
+        "time_budget_minutes": minutes or None,
         "wall_seconds": round(total, 1),
         "targets": {},
     }
@@ -464,6 +496,8 @@ def minimise_all(summary: dict, chosen: list[Target], inbox: Path, data_dir, tim
     try:
         for t in chosen:
             for signature, s in summary["targets"][t.name]["signatures"].items():
+                if signature == SILENT_LOSS:
+                    continue  # judged against the unmutated file outside `process`: not shrunk
                 smallest = s["smallest"]
                 _, data, _ = generate(t, smallest["index"], summary["seed"], inbox)
                 small = minimise(harness, t, smallest["seed_file"], data, signature, inbox, budget)
