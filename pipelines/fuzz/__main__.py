@@ -31,7 +31,9 @@ def _campaign(args) -> int:
 def _soak(args) -> int:
     from pipelines.fuzz.soak import run_soak
 
-    result = run_soak(kills=args.kills, seed=args.seed, copies=args.copies, work=Path(args.out), log=print)
+    result = run_soak(kills=args.kills, seed=args.seed, copies=args.copies, work=Path(args.out), log=print,
+                      units_per_org=args.units_per_org)
+    (Path(args.out) / "summary.json").write_text(json.dumps(result, indent=2, ensure_ascii=False), encoding="utf-8")
     print(json.dumps({k: v for k, v in result.items() if k != "differences_detail"}, indent=2))
     return 0 if result["differences"] == 0 and result["ok"] else 1
 
@@ -55,7 +57,8 @@ def main(argv=None) -> int:
     s = sub.add_parser("soak", help="kill runs at random moments and compare with a clean run")
     s.add_argument("--kills", type=int, default=30)
     s.add_argument("--seed", type=int, default=14)
-    s.add_argument("--copies", type=int, default=3, help="copies of each sample organisation's files (as more days)")
+    s.add_argument("--copies", type=int, default=2, help="copies of each sample organisation's files (as more days)")
+    s.add_argument("--units-per-org", type=int, default=None, help="only the first N files (JCBL pairs) per organisation")
     s.add_argument("--out", default="bench-out/soak")
     s.set_defaults(func=_soak)
     args = parser.parse_args(argv)
