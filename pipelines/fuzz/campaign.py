@@ -344,9 +344,12 @@ def save_input(out_dir: Path, target: Target, crash: Crash, data: bytes) -> str:
     return str(path)
 
 
-def git_commit() -> str:
+def git_commit(what: str = "HEAD", *path: str) -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=PROJECT_ROOT, capture_output=True, text=True,
+        if path:  # the last commit that changed these paths
+            return subprocess.run(["git", "log", "-1", "--format=%H", what, "--", *path], cwd=PROJECT_ROOT,
+                                  capture_output=True, text=True, check=True).stdout.strip() or "unknown"
+        return subprocess.run(["git", "rev-parse", what], cwd=PROJECT_ROOT, capture_output=True, text=True,
                               check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -390,6 +393,8 @@ def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2,
     total = time.perf_counter() - started
     summary = {
         "commit": git_commit(),
+        # the last commit that changed what is fuzzed (everything but the fuzz package itself)
+        "parsers_commit": git_commit("HEAD", "pipelines", "schemas", "sql", "data/rules", ":!pipelines/fuzz"),
         "seed": seed,
         "files_per_target": files_per_target,
         "jobs": jobs,

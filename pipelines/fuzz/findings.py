@@ -23,8 +23,9 @@ def system_markdown(summary: dict, system: str) -> str:
     out = [
         f"# Fuzz campaign findings: {system}",
         "",
-        f"Campaign run on commit `{summary['commit']}` (branch h/fuzz, i.e. the code of main at that commit, "
-        f"before the parser fixes of the other branches), seed {summary['seed']}, "
+        f"Campaign run on commit `{summary['commit']}` of branch h/fuzz, whose parser and core code is main's "
+        f"(`{summary.get('parsers_commit', '?')}`, before the parser fixes of the other branches; h/fuzz only "
+        f"adds pipelines/fuzz/, its tests and make targets), seed {summary['seed']}, "
         f"{summary['files_per_target']} generated files per parser, each file alone through "
         f"`get_system('{system}').process(...)` as `pointledger check` does it. "
         "Reproduce one file: `.venv/bin/python -m pipelines.fuzz campaign --only <parser> --files <index+1>` "
