@@ -12,7 +12,8 @@ def _campaign(args) -> int:
     from pipelines.fuzz.findings import write_findings
 
     summary = run_campaign(args.files, seed=args.seed, jobs=args.jobs, out_dir=Path(args.out), only=args.only or None,
-                           timeout=args.timeout, chunk=args.chunk, minimise_budget=args.minimise, minutes=args.minutes)
+                           timeout=args.timeout, chunk=args.chunk, minimise_budget=args.minimise, minutes=args.minutes,
+                           start=args.start)
     print(f"fuzz campaign: seed {summary['seed']}, {summary['files_per_target']} files per parser, "
           f"{summary['jobs']} process(es), {summary['wall_seconds']} s wall, commit {summary['commit'][:10]}")
     print(f"{'parser':<22}{'files':>7}{'crashes':>9}{'seconds':>9}")
@@ -44,6 +45,7 @@ def main(argv=None) -> int:
     c = sub.add_parser("campaign", help="mutation campaign through every parser's process")
     c.add_argument("--files", type=int, default=10000, help="generated files per parser")
     c.add_argument("--seed", type=int, default=14)
+    c.add_argument("--start", type=int, default=0, help="index of the first generated file (go on after a campaign)")
     c.add_argument("--jobs", type=int, default=2)
     c.add_argument("--out", default="bench-out/fuzz")
     c.add_argument("--only", action="append", help="a parser (mahjong-text ...) or a system (mahjong ...); repeatable")

@@ -357,7 +357,8 @@ def git_commit(what: str = "HEAD", *path: str) -> str:
 
 def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2, out_dir: Path | None = None,
                  only: list[str] | None = None, inbox: Path | None = None, data_dir: Path | None = None,
-                 timeout: float = 30.0, chunk: int = 25, minimise_budget: int = 0, minutes: float = 0, log=print) -> dict:
+                 timeout: float = 30.0, chunk: int = 25, minimise_budget: int = 0, minutes: float = 0, start: int = 0,
+                 log=print) -> dict:
     """Run the campaign; returns the summary (also written to <out_dir>/summary.json)."""
     from pipelines.core.settings import DEFAULT_INBOX
 
@@ -371,8 +372,10 @@ def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2,
         out_dir.mkdir(parents=True, exist_ok=True)
     deadline = time.time() + minutes * 60 if minutes else None
     # interleave the targets, so that a time budget cuts every parser's share alike
-    tasks = [(t, start, min(start + chunk, files_per_target), seed, str(inbox), str(out_dir) if out_dir else None, deadline)
-             for start in range(0, files_per_target, chunk) for t in chosen]
+    # files start .. start + files_per_target - 1 of each target (a later campaign can go on where one stopped)
+    end = start + files_per_target
+    tasks = [(t, first, min(first + chunk, end), seed, str(inbox), str(out_dir) if out_dir else None, deadline)
+             for first in range(start, end, chunk) for t in chosen]
     by_target = {t.name: ChunkResult(t.name) for t in chosen}
     wall = {t.name: [None, None] for t in chosen}
     started = time.perf_counter()
@@ -397,6 +400,7 @@ def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2,
         "parsers_commit": git_commit("HEAD", "pipelines", "schemas", "sql", "data/rules", ":!pipelines/fuzz"),
         "seed": seed,
         "files_per_target": files_per_target,
+        "first_file": start,
         "jobs": jobs,
         "timeout_seconds": timeout,
         "time_budget_minutes": minutes or None,

@@ -111,3 +111,35 @@ def write_findings(summary: dict, folder: Path) -> list[Path]:
         path.write_text(system_markdown(summary, system), encoding="utf-8")
         written.append(path)
     return written
+
+
+def merge(summaries: list[dict]) -> dict:
+    """Campaigns over different file ranges of the same seed, as one summary."""
+    from collections import Counter
+
+    out = {k: v for k, v in summaries[-1].items() if k != "targets"}
+    out["files_per_target"] = " + ".join(f"{s['files_per_target']} from file {s.get('first_file', 0)}" for s in summaries)
+    out["campaigns"] = [{"first_file": s.get("first_file", 0), "wall_seconds": s["wall_seconds"],
+                         "files": sum(t["files"] for t in s["targets"].values())} for s in summaries]
+    targets: dict[str, dict] = {}
+    for s in summaries:
+        for name, t in s["targets"].items():
+            into = targets.setdefault(name, {**t, "files": 0, "crashes": 0, "seconds": 0.0, "signatures": {}})
+            into["files"] += t["files"]
+            into["crashes"] += t["crashes"]
+            into["seconds"] = round(into["seconds"] + t["seconds"], 1)
+            for signature, sig in t["signatures"].items():
+                have = into["signatures"].get(signature)
+                if have is None:
+                    into["signatures"][signature] = {**sig, "mutations": dict(sig["mutations"])}
+                    continue
+                have["count"] += sig["count"]
+                have["mutations"] = dict((Counter(have["mutations"]) + Counter(sig["mutations"])).most_common())
+                if sig["smallest"]["size"] < have["smallest"]["size"]:
+                    have["smallest"] = sig["smallest"]
+                if sig.get("minimal") and (not have.get("minimal") or sig["minimal"]["size"] < have["minimal"]["size"]):
+                    have["minimal"] = sig["minimal"]
+    for t in targets.values():
+        t["signatures"] = dict(sorted(t["signatures"].items(), key=lambda kv: -kv[1]["count"]))
+    out["targets"] = targets
+    return out
