@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test bench clean
+.PHONY: setup run test bench clean fuzz soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,18 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pipelines.bench
+
+# The long mutation campaign (issue 14): FUZZ_FILES generated files per parser through each
+# system's process; crashing inputs and summary.json in bench-out/fuzz/. FUZZ_MINUTES caps the time.
+fuzz: $(STAMP)
+	$(BIN)/python -m pipelines.fuzz campaign --files $(or $(FUZZ_FILES),10000) --jobs $(or $(FUZZ_JOBS),2) \
+	  --seed $(or $(FUZZ_SEED),14) --minutes $(or $(FUZZ_MINUTES),0) --minimise 150 --out bench-out/fuzz
+
+# Runs SIGKILLed at random moments (SOAK_KILLS, at least 30), each night finished, every warehouse
+# relation and publication compared with a clean single run; bench-out/soak/summary.json.
+soak: $(STAMP)
+	$(BIN)/python -m pipelines.fuzz soak --kills $(or $(SOAK_KILLS),30) --copies $(or $(SOAK_COPIES),2) \
+	  --seed $(or $(SOAK_SEED),14) --out bench-out/soak
 
 clean:
 	rm -rf var

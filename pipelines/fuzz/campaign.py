@@ -1,0 +1,520 @@
+"""The mutation campaign: generated files through each rule system's `process`, in-process.
+
+Per parser target (a file format of a rule system) the campaign generates N files from the
+sample inbox's files of that format (`mutate.mutate`, seeded by campaign seed, target and file
+index, so file i of a target is the same file whatever the number of workers) and passes each
+one, alone, to `get_system(name).process(ctx, org_row, [SourceFile(...)], empty_active, set())`
+the way `pointledger check` does. A crash is:
+
+* any exception escaping `process` (signature: exception type and the innermost frame in the
+  project's code),
+* a time-out (a file that takes longer than `timeout` seconds: a parser worse than linear),
+* output that fails its pandera model the way the nightly run validates it (events, award lines
+  after posting, quarantine rows, the system's lake tables), or
+* accounting that is off: a file without a `records` row, or with no record posted and no
+  quarantine row (silently empty), or rows that name a file that was not in the batch.
+
+Every crashing input is written to <out>/<system>/ with its traceback; `summary.json` holds the
+figures. `minimise` shrinks the smallest input of each crash signature line by line.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path, PurePosixPath
+
+import pandas as pd
+
+from pipelines.fuzz.mutate import mutate
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+AS_OF = date(2026, 12, 2)
+DEFAULT_SEED = 14
+
+
+@dataclass(frozen=True)
+class Target:
+    """One parser: the system, its organisation and the sample files it is seeded from."""
+
+    name: str
+    system: str
+    organisation: str
+    seeds: tuple[str, ...]  # paths inside the sample inbox
+    # JCBL scores an event file with its standings file: the partner goes in the same batch unmutated
+    partner: tuple[tuple[str, str], ...] = ()  # (seed suffix, partner suffix)
+
+    def partner_of(self, seed: str) -> str | None:
+        for mine, theirs in self.partner:
+            if seed.endswith(mine):
+                return seed[: -len(mine)] + theirs
+        return None
+
+
+def targets(inbox: Path | None = None) -> list[Target]:
+    from pipelines.core.settings import DEFAULT_INBOX
+
+    inbox = Path(inbox or DEFAULT_INBOX)
+
+    def files(org: str, pattern: str, exclude: str | None = None) -> tuple[str, ...]:
+        found = sorted(p.relative_to(inbox).as_posix() for p in (inbox / org).rglob(pattern) if p.is_file())
+        return tuple(f for f in found if not (exclude and exclude in f))
+
+    return [
+        Target("mahjong-text", "mahjong", "sofu-mahjong", files("sofu-mahjong", "*.txt")),
+        Target("mahjong-csv", "mahjong", "sofu-mahjong", files("sofu-mahjong", "*.csv")),
+        Target("bridge-pbn", "bridge", "tokyo-bridge-club", files("tokyo-bridge-club", "*.pbn")),
+        Target("bridge-xml", "bridge", "tokyo-bridge-club", files("tokyo-bridge-club", "*.xml")),
+        Target("bridge-csv", "bridge", "tokyo-bridge-club", files("tokyo-bridge-club", "*.csv")),
+        Target("jcbl-event", "jcbl", "jcbl-tokyo", files("jcbl-tokyo", "*.event.txt"),
+               partner=((".event.txt", ".standings.csv"),)),
+        Target("jcbl-standings", "jcbl", "jcbl-tokyo", files("jcbl-tokyo", "*.standings.csv"),
+               partner=((".standings.csv", ".event.txt"),)),
+        Target("backgammon-results", "backgammon", "ukbgclub", files("ukbgclub", "*.csv", exclude="match-log")),
+        Target("backgammon-matchlog", "backgammon", "ukbgclub", files("ukbgclub", "*match-log*")),
+    ]
+
+
+def generate(target: Target, index: int, seed: int, inbox: Path, cache: dict | None = None) -> tuple[str, bytes, list[str]]:
+    """File `index` of a target: (seed path, mutated bytes, mutations applied)."""
+    cache = cache if cache is not None else {}
+
+    def read(rel: str) -> bytes:
+        if rel not in cache:
+            cache[rel] = (inbox / rel).read_bytes()
+        return cache[rel]
+
+    rng = random.Random(f"{seed}/{target.name}/{index}")
+    seed_file = rng.choice(target.seeds)
+    others = [read(rng.choice(target.seeds)), read(seed_file)]
+    data, applied = mutate(read(seed_file), rng, others)
+    return seed_file, data, applied
+
+
+# -- running one file ----------------------------------------------------------------------------
+
+
+class Timeout(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise Timeout("process took longer than the time limit")
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    signature: str = ""
+    detail: str = ""  # traceback or what was wrong
+    seconds: float = 0.0
+    records_posted: int = 0
+    quarantined: int = 0
+
+
+def _innermost_project_frame(tb) -> str:
+    frames = traceback.extract_tb(tb)
+    ours = [f for f in frames if "/pipelines/" in f.filename and "/pipelines/fuzz/" not in f.filename]
+    frame = (ours or frames or [None])[-1]
+    if frame is None:
+        return "?"
+    path = Path(frame.filename)
+    try:
+        path = path.relative_to(PROJECT_ROOT)
+    except ValueError:
+        path = Path(path.name)
+    return f"{path.as_posix()}:{frame.lineno} in {frame.name}"
+
+
+def _first_line(text: str, limit: int = 160) -> str:
+    line = (str(text).strip().splitlines() or [""])[0]
+    return line if len(line) <= limit else line[:limit] + "…"
+
+
+class Harness:
+    """What one worker process needs: organisations, a scratch lake and inbox, a run context."""
+
+    def __init__(self, data_dir: Path | None = None, timeout: float = 30.0):
+        from pipelines.core.lake import Lake
+        from pipelines.core.settings import DATA_DIR, StatePaths, load_organisations
+        from pipelines.core.system import RunContext
+
+        self.data_dir = Path(data_dir or DATA_DIR)
+        self.organisations = load_organisations(self.data_dir)
+        self.scratch = Path(tempfile.mkdtemp(prefix="pointledger-fuzz-"))
+        self.inbox = self.scratch / "inbox"
+        self.inbox.mkdir()
+        self.ctx = RunContext(run_id="fuzz", as_of=AS_OF, lake=Lake.open(StatePaths(self.scratch / "state")),
+                              data_dir=self.data_dir, inbox=self.inbox)
+        self.timeout = timeout
+
+    def close(self) -> None:
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def process(self, target: Target, files: list[tuple[str, bytes]]) -> Outcome:
+        """Pass the files (inbox path, bytes) to the target system's `process` as one batch."""
+        from pipelines.core.system import SourceFile, get_system
+
+        org = self.organisations.loc[target.organisation]
+        system = get_system(org["system"])
+        shutil.rmtree(self.inbox, ignore_errors=True)
+        sources = []
+        for rel, data in files:
+            path = self.inbox / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            sources.append(SourceFile(target.organisation, rel, path, hashlib.sha256(data).hexdigest()))
+        active = pd.DataFrame(columns=["source_file", "source_sha256"])
+        start = time.perf_counter()
+        previous = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        try:
+            batch = system.process(self.ctx, org, sources, active, set())
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            problems = check_batch(batch, system, [s.source_file for s in sources], self.ctx, grouped=bool(target.partner))
+        except Timeout:
+            return Outcome(False, f"Timeout (over {self.timeout:g} s)", "", time.perf_counter() - start)
+        except Exception as error:  # noqa: BLE001 - that is what the campaign looks for
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            return Outcome(False, f"{type(error).__name__} at {_innermost_project_frame(error.__traceback__)}",
+                           traceback.format_exc(), time.perf_counter() - start)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        seconds = time.perf_counter() - start
+        if problems:
+            return Outcome(False, problems[0][0], "\n".join(d for _, d in problems), seconds)
+        return Outcome(True, seconds=seconds, records_posted=int(batch.records["records_posted"].sum()),
+                       quarantined=len(batch.quarantine))
+
+
+def check_batch(batch, system, source_files: list[str], ctx, grouped: bool = False) -> list[tuple[str, str]]:
+    """What the nightly run would reject or silently lose in a SystemBatch: (signature, detail)."""
+    from pipelines.core import ledger
+    from pipelines.core.validation import describe_failures, failure_cases
+    from schemas.ledger import AwardLine, EventRecord, QuarantineDraft
+
+    problems: list[tuple[str, str]] = []
+
+    def validate(model, frame: pd.DataFrame, what: str) -> None:
+        _, cases = failure_cases(model, frame.copy())
+        if len(cases):
+            first = cases.iloc[0]
+            problems.append((f"OutputInvalid {what}.{first['column']} check {_first_line(first['check'], 60)}",
+                             "; ".join(describe_failures(cases.head(10)))))
+
+    validate(EventRecord, batch.events.assign(run_id=ctx.run_id), "EventRecord")
+    posted = ledger.post(batch.awards, ctx.run_id, ctx.as_of) if len(batch.awards) else batch.awards
+    if len(posted):
+        validate(AwardLine, posted, "AwardLine")
+    validate(QuarantineDraft, batch.quarantine, "QuarantineDraft")
+    for name, frame in batch.tables.items():
+        if name in system.lake_tables:
+            validate(system.lake_tables[name], frame, name)
+        else:
+            problems.append((f"Accounting: table {name} is not one of the system's lake tables", name))
+
+    names = set(source_files)
+    records = batch.records
+    missing = names - set(records["source_file"].astype(str))
+    if missing:
+        problems.append(("Accounting: a file has no records row", ", ".join(sorted(missing))))
+    for what, frame in [("quarantine", batch.quarantine), ("awards", batch.awards), ("events", batch.events), ("records", records)]:
+        if len(frame) and "source_file" in frame:
+            strangers = set(frame["source_file"].dropna().astype(str)) - names
+            if strangers:
+                problems.append((f"Accounting: {what} rows name a file not in the batch", ", ".join(sorted(strangers))))
+    # Files scored together (a JCBL event file and its standings file) are judged as a group:
+    # when the standings are quarantined, the event file rightly posts nothing of its own.
+    quarantined = batch.quarantine["source_file"].astype(str).value_counts() if len(batch.quarantine) else pd.Series(dtype=int)
+    for row in records.itertuples():
+        alone = int(quarantined.get(str(row.source_file), 0)) == 0 and (not grouped or len(batch.quarantine) == 0)
+        if int(row.records_posted) == 0 and alone:
+            problems.append(("Accounting: no record posted and no quarantine row (silently empty)", str(row.source_file)))
+    return problems
+
+
+# -- the campaign ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Crash:
+    target: str
+    index: int
+    seed_file: str
+    mutations: list[str]
+    signature: str
+    detail: str
+    size: int
+    saved_as: str = ""
+
+
+@dataclass
+class ChunkResult:
+    target: str
+    files: int = 0
+    seconds: float = 0.0
+    crashes: list[Crash] = field(default_factory=list)
+    posted_files: int = 0
+    slowest: float = 0.0
+
+
+_HARNESS: Harness | None = None
+_CACHE: dict = {}
+
+
+def _worker_init(data_dir: str | None, timeout: float) -> None:
+    global _HARNESS
+    import warnings
+
+    warnings.simplefilter("ignore", RuntimeWarning)  # pandas casts of garbage: the outcome says what matters
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _HARNESS = Harness(Path(data_dir) if data_dir else None, timeout)
+
+
+def _run_chunk(args) -> ChunkResult:
+    target, start, stop, seed, inbox, out_dir, deadline = args
+    harness = _HARNESS
+    result = ChunkResult(target.name)
+    for index in range(start, stop):
+        if deadline and time.time() > deadline:
+            break  # the time budget is spent: the summary says how many files ran
+        seed_file, data, applied = generate(target, index, seed, Path(inbox), _CACHE)
+        files = [(seed_file, data)]
+        partner = target.partner_of(seed_file)
+        if partner:
+            files.append((partner, (Path(inbox) / partner).read_bytes()))
+        outcome = harness.process(target, files)
+        result.files += 1
+        result.seconds += outcome.seconds
+        result.slowest = max(result.slowest, outcome.seconds)
+        if outcome.ok and not set(applied) & LOSSY:
+            baseline = _baseline(harness, target, seed_file, partner, Path(inbox))
+            if outcome.records_posted < baseline and outcome.quarantined == 0:
+                outcome = Outcome(False, SILENT_LOSS, f"{outcome.records_posted} record(s) posted, {baseline} from the "
+                                  f"unmutated {seed_file}, and no quarantine row; mutations: {', '.join(applied)}",
+                                  outcome.seconds)
+        if outcome.ok:
+            result.posted_files += outcome.records_posted > 0
+            continue
+        crash = Crash(target.name, index, seed_file, applied, outcome.signature, outcome.detail, len(data))
+        if out_dir:
+            crash.saved_as = save_input(Path(out_dir), target, crash, data)
+        result.crashes.append(crash)
+    return result
+
+
+# Mutations after which fewer records may rightly post without a word: the lines are gone.
+# After any other mutation every record of the original is still there in some form, so a record
+# that no longer posts must be quarantined ("nothing silently lost").
+LOSSY = {"truncate", "delete_line", "empty_or_header_only"}
+SILENT_LOSS = "SilentLoss: fewer records posted than from the unmutated file, and no quarantine row"
+_BASELINES: dict = {}
+
+
+def _baseline(harness: Harness, target: Target, seed_file: str, partner: str | None, inbox: Path) -> int:
+    """Records the unmutated seed file (and its partner) post."""
+    key = (target.name, seed_file)
+    if key not in _BASELINES:
+        files = [(seed_file, (inbox / seed_file).read_bytes())] + ([(partner, (inbox / partner).read_bytes())] if partner else [])
+        outcome = harness.process(target, files)
+        _BASELINES[key] = outcome.records_posted if outcome.ok else 0
+    return _BASELINES[key]
+
+
+def save_input(out_dir: Path, target: Target, crash: Crash, data: bytes) -> str:
+    folder = out_dir / target.system
+    folder.mkdir(parents=True, exist_ok=True)
+    name = PurePosixPath(crash.seed_file).name
+    path = folder / f"{target.name}-{crash.index:05d}-{name}"
+    path.write_bytes(data)
+    path.with_name(path.name + ".traceback.txt").write_text(
+        f"target {target.name}, file {crash.index}, seed file {crash.seed_file}, mutations {', '.join(crash.mutations)}\n"
+        f"{crash.signature}\n\n{crash.detail}\n", encoding="utf-8")
+    return str(path)
+
+
+def git_commit(what: str = "HEAD", *path: str) -> str:
+    try:
+        if path:  # the last commit that changed these paths
+            return subprocess.run(["git", "log", "-1", "--format=%H", what, "--", *path], cwd=PROJECT_ROOT,
+                                  capture_output=True, text=True, check=True).stdout.strip() or "unknown"
+        return subprocess.run(["git", "rev-parse", what], cwd=PROJECT_ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2, out_dir: Path | None = None,
+                 only: list[str] | None = None, inbox: Path | None = None, data_dir: Path | None = None,
+                 timeout: float = 30.0, chunk: int = 25, minimise_budget: int = 0, minutes: float = 0, start: int = 0,
+                 log=print) -> dict:
+    """Run the campaign; returns the summary (also written to <out_dir>/summary.json)."""
+    from pipelines.core.settings import DEFAULT_INBOX
+
+    inbox = Path(inbox or DEFAULT_INBOX)
+    chosen = [t for t in targets(inbox) if not only or t.name in only or t.system in only]
+    chosen = [t for t in chosen if t.seeds]
+    if out_dir:
+        out_dir = Path(out_dir)
+        for t in chosen:
+            shutil.rmtree(out_dir / t.system, ignore_errors=True)
+        out_dir.mkdir(parents=True, exist_ok=True)
+    deadline = time.time() + minutes * 60 if minutes else None
+    # interleave the targets, so that a time budget cuts every parser's share alike
+    # files start .. start + files_per_target - 1 of each target (a later campaign can go on where one stopped)
+    end = start + files_per_target
+    tasks = [(t, first, min(first + chunk, end), seed, str(inbox), str(out_dir) if out_dir else None, deadline)
+             for first in range(start, end, chunk) for t in chosen]
+    by_target = {t.name: ChunkResult(t.name) for t in chosen}
+    wall = {t.name: [None, None] for t in chosen}
+    started = time.perf_counter()
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs, _worker_init, (str(data_dir) if data_dir else None, timeout)) as pool:
+            for part in pool.imap(_run_chunk, tasks):
+                _merge(by_target[part.target], part)
+    else:
+        _worker_init(str(data_dir) if data_dir else None, timeout)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            for task in tasks:
+                _merge(by_target[task[0].name], _run_chunk(task))
+        finally:
+            _HARNESS.close()
+    total = time.perf_counter() - started
+    summary = {
+        "commit": git_commit(),
+        # the last commit that changed what is fuzzed (everything but the fuzz package itself)
+        "parsers_commit": git_commit("HEAD", "pipelines", "schemas", "sql", "data/rules", ":!pipelines/fuzz"),
+        "seed": seed,
+        "files_per_target": files_per_target,
+        "first_file": start,
+        "jobs": jobs,
+        "timeout_seconds": timeout,
+        "time_budget_minutes": minutes or None,
+        "wall_seconds": round(total, 1),
+        "targets": {},
+    }
+    for t in chosen:
+        r = by_target[t.name]
+        signatures: dict[str, dict] = {}
+        for c in sorted(r.crashes, key=lambda c: (c.size, c.index)):
+            s = signatures.setdefault(c.signature, {"count": 0, "mutations": Counter(), "smallest": None, "examples": []})
+            s["count"] += 1
+            s["mutations"].update(c.mutations)
+            if s["smallest"] is None:
+                s["smallest"] = {"index": c.index, "seed_file": c.seed_file, "mutations": c.mutations, "size": c.size,
+                                 "saved_as": c.saved_as, "detail": c.detail}
+            if len(s["examples"]) < 5:
+                s["examples"].append(c.saved_as or f"file {c.index}")
+        for s in signatures.values():
+            s["mutations"] = dict(s["mutations"].most_common())
+        summary["targets"][t.name] = {
+            "system": t.system,
+            "seed_files": list(t.seeds),
+            "files": r.files,
+            "crashes": len(r.crashes),
+            "files_with_records_posted": r.posted_files,
+            "seconds": round(r.seconds, 1),
+            "slowest_file_seconds": round(r.slowest, 2),
+            "signatures": dict(sorted(signatures.items(), key=lambda kv: -kv[1]["count"])),
+        }
+    if minimise_budget:
+        minimise_all(summary, chosen, inbox, data_dir, timeout, minimise_budget, out_dir, log)
+    if out_dir:
+        (out_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+    return summary
+
+
+def _merge(into: ChunkResult, part: ChunkResult) -> None:
+    into.files += part.files
+    into.seconds += part.seconds
+    into.crashes.extend(part.crashes)
+    into.posted_files += part.posted_files
+    into.slowest = max(into.slowest, part.slowest)
+
+
+# -- shrinking a crashing input ---------------------------------------------------------------------
+
+
+def minimise(harness: Harness, target: Target, seed_file: str, data: bytes, signature: str, inbox: Path,
+             budget: int = 150) -> bytes:
+    """Remove lines (then bytes of a single remaining long line) while the same signature recurs."""
+    partner = target.partner_of(seed_file)
+    partner_data = (inbox / partner).read_bytes() if partner else None
+    calls = 0
+
+    def still(candidate: bytes) -> bool:
+        nonlocal calls
+        calls += 1
+        files = [(seed_file, candidate)] + ([(partner, partner_data)] if partner else [])
+        outcome = harness.process(target, files)
+        return not outcome.ok and outcome.signature == signature
+
+    lines = data.split(b"\n")
+    chunk = max(1, len(lines) // 2)
+    while chunk >= 1 and calls < budget:
+        i, changed = 0, False
+        while i < len(lines) and calls < budget:
+            candidate = lines[:i] + lines[i + chunk:]
+            if candidate and still(b"\n".join(candidate)):
+                lines, changed = candidate, True
+            else:
+                i += chunk
+        if not changed:
+            chunk //= 2
+    result = b"\n".join(lines)
+    # a long line: halve its run of repeated filler while the crash holds
+    while len(result) > 4096 and calls < budget:
+        cut = _shrink_longest_run(result)
+        if cut == result or not still(cut):
+            break
+        result = cut
+    return result
+
+
+def _shrink_longest_run(data: bytes) -> bytes:
+    best_start, best_len, i = 0, 0, 0
+    while i < len(data):
+        j = i
+        while j < len(data) and data[j] == data[i]:
+            j += 1
+        if j - i > best_len:
+            best_start, best_len = i, j - i
+        i = j
+    if best_len < 64:
+        return data
+    return data[: best_start + best_len // 2] + data[best_start + best_len:]
+
+
+def minimise_all(summary: dict, chosen: list[Target], inbox: Path, data_dir, timeout: float, budget: int,
+                 out_dir: Path | None, log=print) -> None:
+    harness = Harness(Path(data_dir) if data_dir else None, timeout)
+    try:
+        for t in chosen:
+            for signature, s in summary["targets"][t.name]["signatures"].items():
+                if signature == SILENT_LOSS:
+                    continue  # judged against the unmutated file outside `process`: not shrunk
+                smallest = s["smallest"]
+                _, data, _ = generate(t, smallest["index"], summary["seed"], inbox)
+                small = minimise(harness, t, smallest["seed_file"], data, signature, inbox, budget)
+                s["minimal"] = {"size": len(small), "text": small[:2000].decode("utf-8", errors="backslashreplace")}
+                if out_dir:
+                    path = Path(out_dir) / t.system / f"minimal-{t.name}-{smallest['index']:05d}-{PurePosixPath(smallest['seed_file']).name}"
+                    path.write_bytes(small)
+                    s["minimal"]["saved_as"] = str(path)
+                log(f"  minimised {t.name} {signature[:70]}: {len(data)} -> {len(small)} bytes")
+    finally:
+        harness.close()
