@@ -396,8 +396,8 @@ class _Batch:
                 out.append(("whole file", f"{club['name']} ({club['members']} members) may hold {row['silver_events_per_season']} silver "
                                           f"events in season {season} and this is number {len(earlier) + 1}; add the district's "
                                           "'sanktion: <reference>' if a further event was sanctioned"))
-            if row["weekday_silver_max"] and pd.Timestamp(ev["date"]).dayofweek < 5:
-                wd = sum(1 for d in earlier if d.dayofweek < 5) + 1
+            if row["weekday_silver_max"] and pd.Timestamp(ev["date"]).day_of_week < 5:
+                wd = sum(1 for d in earlier if d.day_of_week < 5) + 1
                 if wd > int(row["weekday_silver_max"]):
                     out.append(("whole file", f"{club['name']} may hold at most {row['weekday_silver_max']} silver events on weekdays "
                                               f"in season {season}; this is number {wd}; add 'sanktion: <reference>' if sanctioned"))
