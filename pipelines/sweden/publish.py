@@ -101,8 +101,10 @@ def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str
     h = fetch(con, "select * from se_holdings where member = ?", [player_id])
     for r in h.itertuples():
         lines.append(f"Sverige {r.member} {r.name or ''} ({r.club_name or r.club or '?'}): {r.bp} bp, {r.sp} sp, {r.gp} gp = {r.mp} mp")
-    a = fetch(con, "select * from awards where system = 'sweden' and player_id = ? and (? is null or event_id = ?) "
-                   "order by event_date, event_id, denomination", [player_id, event_id, event_id])
-    for r in a.itertuples():
-        lines.append(f"Sverige {r.event_date} {r.event_id}: {r.points} {r.denomination}: {r.basis} [{r.source_file} {r.location}]")
+    r = fetch(con, "select * from se_results where list_contains(string_split(members, ' '), ?) and (? is null or event_id = ?) "
+                   "order by event_date, event_id", [player_id, event_id, event_id])
+    for e in r.itertuples():
+        section = f" {e.competition}" if e.competition else ""
+        lines.append(f"Sverige {e.event_date} {e.event_id} ({e.level} {e.form}{section}): place {e.place_label} of {e.field_size}, "
+                     f"entrant {e.entrant}: {int(e.bp)} bp, {int(e.sp)} sp, {int(e.gp)} gp")
     return lines
