@@ -26,6 +26,7 @@ from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.sweden import awards as A
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
+from pipelines.sweden.travellers import TRAVELLER_SUFFIXES, standings_from_travellers, traveller_suffix
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
 from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft
 from schemas.sweden import Clubs, SeResult
@@ -50,12 +51,14 @@ def role_of(source_file: str) -> str | None:
         return "standings"
     if name == REGISTER_NAME:
         return "register"
+    if traveller_suffix(source_file):
+        return "standings"
     return None
 
 
 def event_key(source_file: str) -> str:
     low = source_file.lower()
-    for suffix in (EVENT_SUFFIX, STANDINGS_SUFFIX):
+    for suffix in (EVENT_SUFFIX, STANDINGS_SUFFIX) + TRAVELLER_SUFFIXES:
         if low.endswith(suffix):
             return source_file[: -len(suffix)]
     return source_file
@@ -103,7 +106,7 @@ def _load(root: Path, source_file: str) -> _File | None:
 
 class SwedenSystem:
     name = SYSTEM_NAME
-    accepted_suffixes = (".txt", ".csv")
+    accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"se_results": SeResult}
     warehouse_sql = ["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees"]
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
@@ -181,6 +184,7 @@ class _Batch:
             if role is None:
                 self._reject(s.source_file, "whole file",
                              f"not a Swedish masterpoint file name: expected <event>{EVENT_SUFFIX}, <event>{STANDINGS_SUFFIX} "
+                             "(or the travellers <event>.pbn, <event>.xml, <event>.travellers.csv) "
                              f"or {REGISTER_NAME} (the member register, in the organisation folder), found "
                              f"{PurePosixPath(s.source_file).name!r}; see docs/sweden.md. Rename the file to have it read")
                 continue
@@ -191,11 +195,14 @@ class _Batch:
             keys.setdefault(event_key(f.source_file), {})[role_of(f.source_file)] = f
         units = []
         for key, files in keys.items():
-            for role, suffix in (("event", EVENT_SUFFIX), ("standings", STANDINGS_SUFFIX)):
-                if role not in files:
-                    other = _load(self.root, key + suffix)
-                    if other is not None:
-                        files[role] = other
+            if "event" not in files:
+                other = _load(self.root, key + EVENT_SUFFIX)
+                if other is not None:
+                    files["event"] = other
+            if "standings" not in files:
+                found = [f for f in (_load(self.root, key + s) for s in (STANDINGS_SUFFIX,) + TRAVELLER_SUFFIXES) if f]
+                if found:
+                    files["standings"] = found[0]
             units.append((key, files))
         parsed = [p for p in (self._parse(k, f) for k, f in sorted(units)) if p is not None]
         parsed.sort(key=lambda p: (p[1]["date"], p[0]))
@@ -246,7 +253,14 @@ class _Batch:
                              f"held back until the event file {ev_file.source_file} is corrected ({detail}); send the corrected "
                              "event file, this result list need not be sent again")
             return None
-        st, sq = parse_standings(st_file.source_file, st_file.data, ev["form"])
+        if traveller_suffix(st_file.source_file):
+            if ev["form"] != "par":
+                st, sq = None, [(st_file.source_file, "whole file", f"travellers are read for pairs events only (form: par), "
+                                                                    f"the event file says form: {ev['form']}")]
+            else:
+                st, sq = standings_from_travellers(st_file.source_file, st_file.data)
+        else:
+            st, sq = parse_standings(st_file.source_file, st_file.data, ev["form"])
         if st_file.in_batch:
             self.quarantine.extend(sq)
         if st is None:

@@ -54,3 +54,17 @@ post("gavle-bk", "2024-09-18-okand", "datum: 2024-09-18\nnivå: brons\nform: par
      "plac;par;medlemmar\n1;1;100001 999999\n2;2;100003\n3;3;100005 100006\nx;4;100007 100008\n")
 post("gavle-bk", "2024-09-19-fa-par", "datum: 2024-09-19\nnivå: brons\nform: par\nbrickor: 24\n", "plac;par;medlemmar\n1;1;100011 100012\n2;2;100013 100014\n3;3;100015 100016\n")
 (org / "gavle-bk" / "resultat.xls").write_bytes(b"\xd0\xcf\x11\xe0 not a result list")
+# the Tuesday Mitchell also as PBN (12 tables, NS and EW ranked separately), Swedish names, member
+# numbers of the register; made from the bridge samples' Monday pairs file
+import re as _re
+src = Path(__file__).resolve().parents[2] / "data" / "samples" / "inbox" / "tokyo-bridge-club" / "2026-11-09-monday-pairs.pbn"
+pbn = src.read_text(encoding="utf-8")
+pbn = _re.sub(r"100810(\d\d)", lambda m: str(100100 + int(m.group(1))), pbn)
+names = iter(f"{a} {b}" for a in first for b in last)
+pbn = _re.sub(r'"([^"\x00-\x7f][^"]*) - ([^"]*)"', lambda m: f'"{next(names)} - {next(names)}"', pbn)
+pbn = pbn.replace("月曜ペア戦 Monday Pairs", "Tisdagsbridge Mitchell").replace("Tokyo Bridge Club", "BK Ess, Göteborg")
+pbn = pbn.replace("2026.11.09", "2024.09.10")
+(org / "bk-ess").mkdir(parents=True, exist_ok=True)
+(org / "bk-ess" / "2024-09-10-tisdag.pbn").write_text(pbn, encoding="utf-8")
+(org / "bk-ess" / "2024-09-10-tisdag.event.txt").write_text(
+    "datum: 2024-09-10\nnamn: Tisdagsbridge (Ruter, PBN)\nnivå: brons\nform: par\nbrickor: 24\nmitchell: ja\n", encoding="utf-8")
