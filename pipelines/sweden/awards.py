@@ -213,6 +213,12 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
             bronze = [min(top, v) for v in bronze]
             parts.append(f"bronze capped at the lowest silver place ({silver[-1]} sp = {top} bp)")
     places += [("bp", v) for v in bronze]
+    if ev.get("gemensam_lista"):
+        sim = rules.tables["simultaneous"]
+        row = sim[sim["level"] == "silver"].iloc[0]
+        fr, most = frac(row["common_list_fraction"]), int(row["common_list_places"])
+        places = [("sp", ceil(fr * v)) for d, v in places if d == "sp"][:most]
+        parts.append(f"common list of the heats: {_fmt(fr)} of these points to at most {most} pairs, rounded up, no bronze")
     req = rules.tables["requirements"]
     half = req[(req["level"] == "silver") & (req["form"] == form) & (req["max_boards"] != "")]
     if level == "silver" and ev.get("boards") is not None:
@@ -246,6 +252,11 @@ def check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> li
         return [f"nivå {level} is not available for form {form} in these rules (team barometers have no gold table)"]
     boards = ev.get("boards") or 0
     min_n = int(rows["min_entrants"].min())
+    if ev.get("simultan") and not ev.get("gemensam_lista"):
+        sim = rules.tables["simultaneous"]
+        heat = sim[sim["level"] == lvl]
+        if len(heat):
+            min_n = int(heat["min_pairs_per_heat"].iloc[0])
     if n < min_n:
         out.append(f"{level} {form}{where}: at least {min_n} {many} are needed, found {n}")
     if level == "brons":

@@ -48,13 +48,16 @@ EVENT_KEYS = {
     "sanktion": "the sanction reference of a silver or gold event",
     "gäster": "ja: non-members may play (they get no points)",
     "avbruten": "ja: the event was aborted or a walkover (no points)",
+    "simultan": "ja: one heat of a simultaneous event (silver: at least 8 pairs per heat)",
+    "gemensam_lista": "ja: the common list of a simultaneous silver event (the 1/5 bonus to at most 16 pairs)",
 }
 ALIASES = {"date": "datum", "club": "klubb", "name": "namn", "level": "nivå", "niva": "nivå", "boards": "brickor",
            "rounds": "ronder", "met": "mött", "mott": "mött", "groups": "grupper", "handicap": "handikapp",
            "novices": "orutinerade", "beginners": "nybörjarträff", "qualification_rounds": "kval_ronder",
            "final_rounds": "final_ronder", "matches": "matcher", "divisions": "divisioner",
            "championship": "mästerskap", "sanction": "sanktion", "guests": "gäster", "aborted": "avbruten",
-           "walkover": "avbruten", "wo": "avbruten"}
+           "walkover": "avbruten", "wo": "avbruten", "simultaneous": "simultan", "heat": "simultan",
+           "common_list": "gemensam_lista"}
 
 STANDINGS_COLUMNS = {"plac": "place", "place": "place", "placering": "place", "par": "entrant", "lag": "entrant",
                      "entrant": "entrant", "nr": "entrant", "spelare": "entrant", "medlemmar": "members",
@@ -134,7 +137,8 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
                f"grupper: expected the number of groups (2-5) and this group's letter, e.g. '3 B', found {groups!r}")
         else:
             ev["groups"], ev["group"] = int(m.group(1)), m.group(2).upper()
-    for key in ("mitchell", "handikapp", "orutinerade", "nybörjarträff", "mästerskap", "gäster", "avbruten"):
+    for key in ("mitchell", "handikapp", "orutinerade", "nybörjarträff", "mästerskap", "gäster", "avbruten", "simultan",
+                "gemensam_lista"):
         ev[key] = yes(key)
     div = kv.get("divisioner")
     ev["divisions"] = bool(div) and div.lower() in ("ja", "yes", "2")
@@ -156,8 +160,9 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
     ev["sanction"] = kv.get("sanktion") or ""
     if ev["handikapp"] and ev["level"] not in (None, "brons"):
         _q(problems, source_file, kv.where("handikapp"), "handikapp: handicap events can only be played for bronze points (nivå: brons)")
-    if ev["met"] is not None and ev["level"] == "brons":
-        pass  # bronze ignores who met whom
+    if ev["gemensam_lista"] and ev["level"] != "silver":
+        _q(problems, source_file, kv.where("gemensam_lista"), "gemensam_lista: the common-list bonus is for simultaneous silver "
+           "events; a bronze simultaneous event is scored as one event over all heats (send its common list as nivå: brons)")
     return (None if problems else ev), problems
 
 

@@ -148,3 +148,18 @@ def test_sm_pairs_final_round_1_capped(office):
     post_event(office, "bk-lavec", "h1", 170, nivå="silver", brickor="52", mött="33")
     _run(office)
     assert column(office, "h1", "sp")[:2] == [100, 67]
+
+
+def test_simultaneous_silver_heat_and_common_list_bonus(office):
+    # p. 4: silver in each heat (at least 8 pairs per heat); at most 16 pairs get a bonus of 1/5 of
+    # the points on the common list; no bronze from the common list
+    register(office)
+    post_event(office, "bk-lavec", "heat-a", 10, nivå="silver", brickor="42", simultan="ja")
+    post_event(office, "malmo-bk", "heat-b", 10, start=20, nivå="silver", brickor="42", simultan="ja")
+    post_event(office, "bk-lavec", "gemensam", 20, nivå="silver", brickor="42", gemensam_lista="ja")
+    office.run()
+    # heat of 10 pairs: winner 10 (Tabell D has no 10-row: 2/3 chain from 10, ⌈10/4⌉ = 3 places: 10 7 5)
+    assert column(office, "heat-a", "sp")[:4] == [10, 7, 5, 0]
+    # common list of 20: Tabell D row 20: 20 14 10 7 5 → ⌈/5⌉: 4 3 2 2 1
+    assert column(office, "gemensam", "sp")[:6] == [4, 3, 2, 2, 1, 0]
+    assert sum(column(office, "gemensam", "bp")) == 0
