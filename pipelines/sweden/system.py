@@ -207,9 +207,18 @@ class _Batch:
         parsed = [p for p in (self._parse(k, f) for k, f in sorted(units)) if p is not None]
         parsed.sort(key=lambda p: (p[1]["date"], p[0]))
         self._history()
+        self.pending: list[tuple] = []
         for key, ev, st, files in parsed:
             self._score(key, ev, st, files)
+        # every competition of the night scored at once (one SQL pass), then posted event by event
+        comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
+        _, players = A.score(self.rules, comps) if comps else (None, None)
+        self._post_all(players)
         return self._result()
+
+    @staticmethod
+    def _event_of(competition: str) -> str:
+        return competition.split("#", 1)[0]
 
     def _register(self, batch: list[_File]) -> pd.DataFrame | None:
         f = next((f for f in batch if PurePosixPath(f.source_file).parent.as_posix() == self.organisation), None)
@@ -368,7 +377,7 @@ class _Batch:
             return
         if ev["level"] in SILVER:
             self.silver_count.setdefault((club["slug"], season_label(ev["date"], self.start_month)), []).append(pd.Timestamp(ev["date"]))
-        self._post(key, ev, st, files, comps, club, version, guests)
+        self.pending.append((key, ev, st, files, comps, club, version, guests))
 
     def _silver_rules(self, key: str, ev: dict, st: pd.DataFrame, club: pd.Series) -> list[tuple[str, str]]:
         out = []
@@ -417,65 +426,69 @@ class _Batch:
                                               f"in season {season}; this is number {wd}; add 'sanktion: <reference>' if sanctioned"))
         return out
 
-    def _post(self, key, ev, st, files, comps, club, version, guests) -> None:
-        st_file, ev_file = files["standings"], files["event"]
-        if ev["avbruten"] or not comps:
-            entrants = pd.DataFrame(columns=["competition", "entrant", "denomination", "points", "basis"])
-            players = pd.DataFrame(columns=["competition", "entrant", "member", "denomination", "final", "basis"])
-        else:
-            entrants, players = A.score(self.rules, comps)
-        players = players[players["member"].isin(self.members.index)] if len(players) else players
-        lines = players[players["final"] > 0] if len(players) else players
-        # one line per player per denomination per event (a player is in one entrant only)
-        n = len(lines)
-        loc = dict(zip(st["entrant"] + "#" + st["section"], st["location"]))
-        section_of = {c["competition"]: c["section"] for c in comps}
-        drafts = pd.DataFrame({
-            "organisation": self.organisation, "system": SYSTEM_NAME, "event_id": key,
-            "event_date": pd.Series([ev["date"]] * n, dtype=DATE),
-            "player_id": list(lines["member"]) if n else [],
-            "denomination": list(lines["denomination"]) if n else [],
-            "points": pd.Series([Decimal(int(v)).quantize(Decimal("0.01")) for v in lines["final"]] if n else [], dtype=POINTS),
-            "rule_version": version,
-            "basis": list(lines["basis"]) if n else [],
-            "season": season_label(ev["date"], self.start_month),
-            "source_file": st_file.source_file, "source_sha256": st_file.sha256,
-            "location": [loc.get(f"{e}#{section_of[c]}", "") for e, c in zip(lines["entrant"], lines["competition"])] if n else [],
-        }, index=range(n))
-        self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
-        note = f"; guests without points: {', '.join(guests)}" if guests else ""
-        if ev["avbruten"]:
-            note += "; aborted or walkover: no points"
-        self.events.append({"event_id": key, "organisation": self.organisation, "system": SYSTEM_NAME,
-                            "event_date": ev["date"], "kind": f"se_{ev['level'].replace(' ', '_')}_{ev['form']}",
-                            "source_file": st_file.source_file, "source_sha256": st_file.sha256,
-                            "location": f"result list lines {st['line'].min()}–{st['line'].max()}; event file {ev_file.source_file}{note}"})
-        # se_results: one row per entrant per competition
-        per = pd.DataFrame(columns=["competition", "entrant", "bp", "sp", "gp"])
-        if len(entrants):
-            best = players.groupby(["competition", "entrant", "denomination"])["final"].max().unstack("denomination")
-            per = best.reset_index()
-        rows = []
-        for c in comps or [{"competition": key, "section": s, "n": len(p), "st": p} for s, p in st.groupby("section")]:
-            part = c["st"].merge(per[per["competition"] == c["competition"]] if len(per) else per, on="entrant", how="left")
-            for r in part.itertuples():
-                rows.append({
-                    "event_id": key, "organisation": self.organisation, "event_date": ev["date"],
-                    "club": "" if club is None else club["club"], "event_name": ev["name"], "level": ev["level"], "form": ev["form"],
-                    "competition": c["section"] or "", "field_size": c["n"], "boards": ev["boards"] or 0,
-                    "place": r.place, "place_label": f"{r.place}=" if (part["place"] == r.place).sum() > 1 else str(r.place),
-                    "entrant": r.entrant, "members": " ".join(r.members),
-                    **{d: Decimal(0 if pd.isna(getattr(r, d, None)) else int(getattr(r, d))).quantize(Decimal("0.01")) for d in ("bp", "sp", "gp")},
-                    "rule_version": version or "", "source_file": st_file.source_file, "source_sha256": st_file.sha256,
-                    "location": r.location, "run_id": self.ctx.run_id,
-                })
-        frame = pd.DataFrame(rows)
-        frame = frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT,
-                              "bp": POINTS, "sp": POINTS, "gp": POINTS})
-        self.results.append(frame[_RESULT_COLUMNS])
-        self.posted[st_file.source_file] = len(st) if st_file.in_batch else 0
-        if ev_file.in_batch:
-            self.posted[ev_file.source_file] = 1
+    def _post_all(self, players: pd.DataFrame | None) -> None:
+        """Ledger lines, event records and se_results rows of every scored event of the batch, set-based."""
+        if not self.pending:
+            return
+        meta = pd.DataFrame([{
+            "event_id": key, "event_date": ev["date"], "rule_version": version or "",
+            "season": season_label(ev["date"], self.start_month), "source_file": files["standings"].source_file,
+            "source_sha256": files["standings"].sha256, "aborted": ev["avbruten"], "club": "" if club is None else club["club"],
+            "event_name": ev["name"], "level": ev["level"], "form": ev["form"], "boards": ev["boards"] or 0,
+        } for key, ev, st, files, comps, club, version, guests in self.pending])
+        standings = pd.concat([st.assign(event_id=key, competition=st["section"], field_size=st.groupby("section")["entrant"].transform("size"))
+                               for key, ev, st, *_ in self.pending], ignore_index=True)
+        standings["place_label"] = standings["place"].astype(str) + standings.duplicated(
+            ["event_id", "section", "place"], keep=False).map({True: "=", False: ""})
+        standings["competition_id"] = standings["event_id"] + ("#" + standings["section"]).where(standings["section"] != "", "")
+        # ledger lines: known members with points
+        if players is not None and len(players):
+            lines = players[players["member"].isin(self.members.index) & (players["final"] > 0)]
+            lines = lines.merge(meta[~meta["aborted"]], on="event_id")
+            lines = lines.merge(standings[["competition_id", "entrant", "location"]],
+                                left_on=["competition", "entrant"], right_on=["competition_id", "entrant"], how="left")
+            drafts = pd.DataFrame({
+                "organisation": self.organisation, "system": SYSTEM_NAME, "event_id": lines["event_id"].to_numpy(),
+                "event_date": pd.Series(list(lines["event_date"]), dtype=DATE),
+                "player_id": lines["member"].to_numpy(), "denomination": lines["denomination"].to_numpy(),
+                "points": pd.Series([Decimal(int(v)).quantize(Decimal("0.01")) for v in lines["final"]], dtype=POINTS),
+                "rule_version": lines["rule_version"].to_numpy(), "basis": lines["basis"].to_numpy(),
+                "season": lines["season"].to_numpy(), "source_file": lines["source_file"].to_numpy(),
+                "source_sha256": lines["source_sha256"].to_numpy(), "location": lines["location"].fillna("").to_numpy(),
+            })
+            self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
+            best = lines.groupby(["competition", "entrant", "denomination"])["final"].max().unstack("denomination")
+            standings = standings.merge(best.reset_index(), left_on=["competition_id", "entrant"], right_on=["competition", "entrant"],
+                                        how="left", suffixes=("", "_pts"))
+        for d in ("bp", "sp", "gp"):
+            if d not in standings:
+                standings[d] = 0
+        # event records
+        for key, ev, st, files, comps, club, version, guests in self.pending:
+            note = f"; guests without points: {', '.join(guests)}" if guests else ""
+            if ev["avbruten"]:
+                note += "; aborted or walkover: no points"
+            self.events.append({"event_id": key, "organisation": self.organisation, "system": SYSTEM_NAME,
+                                "event_date": ev["date"], "kind": f"se_{ev['level'].replace(' ', '_')}_{ev['form']}",
+                                "source_file": files["standings"].source_file, "source_sha256": files["standings"].sha256,
+                                "location": f"result list lines {st['line'].min()}–{st['line'].max()}; event file "
+                                            f"{files['event'].source_file}{note}"})
+            self.posted[files["standings"].source_file] = len(st) if files["standings"].in_batch else 0
+            if files["event"].in_batch:
+                self.posted[files["event"].source_file] = 1
+        rows = standings.merge(meta.drop(columns=["aborted"]), on="event_id")
+        zero = Decimal("0.00")
+        frame = pd.DataFrame({
+            "event_id": rows["event_id"], "organisation": self.organisation, "event_date": pd.Series(list(rows["event_date"]), dtype=DATE),
+            "club": rows["club"], "event_name": rows["event_name"], "level": rows["level"], "form": rows["form"],
+            "competition": rows["section"], "field_size": rows["field_size"].astype("int64"), "boards": rows["boards"].astype("int64"),
+            "place": rows["place"].astype("int64"), "place_label": rows["place_label"], "entrant": rows["entrant"],
+            "members": rows["members"].map(" ".join),
+            **{d: pd.Series([zero if pd.isna(v) else Decimal(int(v)).quantize(zero) for v in rows[d]], dtype=POINTS) for d in ("bp", "sp", "gp")},
+            "rule_version": rows["rule_version"], "source_file": rows["source_file"], "source_sha256": rows["source_sha256"],
+            "location": rows["location"], "run_id": self.ctx.run_id,
+        })
+        self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
 
     def _result(self) -> SystemBatch:
         q = pd.DataFrame(list(dict.fromkeys(self.quarantine)), columns=["source_file", "location", "reason"])
