@@ -230,17 +230,30 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     return EventList(places, ", ".join(parts).replace(", →", " →"), {"bp": factor * int(S._p(rules, BRONZE_SCALE[form])["minimum"])})
 
 
+_LIST_KEYS = ("level", "form", "boards", "met", "groups", "group", "division", "nybörjarträff", "orutinerade", "handikapp",
+              "final", "qual_rounds", "final_rounds", "gemensam_lista")
+
+
 def event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
-    if ev["level"] == "brons":
-        return _bronze_list(rules, ev, n)
-    return _silver_list(rules, ev, n)
+    """The competition's award list (cached: many events share their settings and field size)."""
+    key = ("event_list", n) + tuple(ev.get(k) for k in _LIST_KEYS)
+    if key not in rules._cache:
+        rules._cache[key] = _bronze_list(rules, ev, n) if ev["level"] == "brons" else _silver_list(rules, ev, n)
+    return rules._cache[key]
 
 
 # --------------------------------------------------------------------------- requirements
 
 
 def check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
-    """Why a competition cannot be scored (empty if it can)."""
+    """Why a competition cannot be scored (empty if it can); cached like the lists."""
+    key = ("requirements", n, section, ev.get("simultan")) + tuple(ev.get(k) for k in _LIST_KEYS)
+    if key not in rules._cache:
+        rules._cache[key] = _check_requirements(rules, ev, n, section)
+    return list(rules._cache[key])
+
+
+def _check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
     form, level = ev["form"], ev["level"]
     one, many = UNIT[form]
     where = f" ({section})" if section else ""

@@ -57,6 +57,12 @@ class SwedenRules:
     _cache: dict = field(default_factory=dict)
 
     def for_date(self, when) -> str:
+        key = ("for_date", str(when))
+        if key not in self._cache:
+            self._cache[key] = self._for_date(when)
+        return self._cache[key]
+
+    def _for_date(self, when) -> str:
         versions = self.tables["rule_versions"].assign(d=lambda d: pd.to_datetime(d["effective_from"]))
         ok = versions[versions["d"] <= pd.Timestamp(when)]
         if ok.empty:
