@@ -208,6 +208,14 @@ class _Batch:
         parsed.sort(key=lambda p: (p[1]["date"], p[0]))
         self._history()
         self.pending: list[tuple] = []
+        # the members of every result list of the night at once: known to the register? listed twice?
+        self.flat = {}
+        if parsed and self.members is not None:
+            allm = pd.concat([st[["location", "entrant", "members"]].assign(key=key) for key, ev, st, files in parsed],
+                             ignore_index=True).explode("members")
+            allm = allm.assign(known=allm["members"].isin(self.members.index),
+                               twice=allm.duplicated(["key", "members"], keep=False))
+            self.flat = dict(tuple(allm.groupby("key", sort=False)))
         for key, ev, st, files in parsed:
             self._score(key, ev, st, files)
         # every competition of the night scored at once (one SQL pass), then posted event by event
@@ -307,12 +315,11 @@ class _Batch:
     def _club_of(self, key: str, ev: dict) -> pd.Series | None:
         parts = PurePosixPath(key).parts
         slug = parts[1] if len(parts) > 2 else ""
-        clubs = self.clubs
-        if ev.get("club"):
-            hit = clubs[clubs["club"] == ev["club"]]
-        else:
-            hit = clubs[clubs["slug"] == slug]
-        return None if hit.empty else hit.iloc[0]
+        if not hasattr(self, "_by_club"):
+            rows = [r for _, r in self.clubs.iterrows()]
+            self._by_club = {r["club"]: r for r in rows}
+            self._by_slug = {r["slug"]: r for r in rows}
+        return self._by_club.get(ev["club"]) if ev.get("club") else self._by_slug.get(slug)
 
     def _score(self, key: str, ev: dict, st: pd.DataFrame, files: dict) -> None:
         st_file, ev_file = files["standings"], files["event"]
@@ -332,8 +339,8 @@ class _Batch:
             problems.append(("whole file", str(error)))
             version = None
         # members: known, or guests
-        flat = st[["location", "entrant", "members"]].explode("members")
-        unknown = flat[~flat["members"].isin(self.members.index)]
+        flat = self.flat.get(key)
+        unknown = flat[~flat["known"]]
         guests = sorted(set(unknown["members"]))
         if len(unknown) and not ev["gäster"]:
             for r in unknown.itertuples():
@@ -341,7 +348,7 @@ class _Batch:
                              f"medlemmar: member number {r.members} is not in the member register; correct the number, or put "
                              "'gäster: ja' in the event file if non-members may play (they get no points)")
             problems.append(("whole file", f"{len(unknown)} unknown member number(s)"))
-        twice = flat[flat.duplicated("members", keep=False)]
+        twice = flat[flat["twice"]]
         for r in twice.drop_duplicates("members").itertuples():
             problems.append((r.location, f"medlemmar: member {r.members} plays for more than one entrant"))
         if ev["form"] == "lagbarometer":
