@@ -87,10 +87,51 @@ def award(values: list[tuple[str, int]], places: list[int], minimum_bp: int) -> 
     for p in places:
         k = places.count(p)
         got: dict[str, int] = {}
-        for den in ("sp", "bp"):
+        for den in ("gp", "sp", "bp"):
             total = sum(v for i, (d, v) in enumerate(values, start=1) if d == den and p <= i < p + k)
             if total:
                 share = up(Fraction(total, k))
                 got[den] = max(minimum_bp, share) if den == "bp" and k > 1 else share
         out.append(got)
     return out
+
+
+def bronze_barometer(n: int) -> list[int]:
+    """Tabell B1's principle: 3 per player for each team, 2/3 of the place above, a third of the teams."""
+    if 4 <= n <= 32:
+        return chain(3 * n, up(Fraction(n, 3)), 4)
+    raise ValueError("not covered by the reference")
+
+
+def _split(row: list[int]) -> tuple[list[int], list[int]]:
+    silver = []
+    for v in row:
+        if silver and v > silver[-1]:
+            break
+        silver.append(v)
+    return silver, row[len(silver):]
+
+
+def silver_pairs_all_met(n: int) -> list[tuple[str, int]]:
+    """All met all, fewer than 100 boards: the Tabell D row as printed, red numbers as bronze."""
+    if n not in D or n == 13:
+        raise ValueError("not covered by the reference")
+    silver, red = _split(D[n])
+    s, k = min(16, up(Fraction(n, 4))), up(Fraction(n, 3))
+    if len(silver) != s or len(silver) + len(red) != k:
+        raise ValueError("a printed row the reference does not trust")
+    return [("sp", v) for v in silver] + [("bp", v) for v in red]
+
+
+def gold_pairs_all_met(n: int) -> list[tuple[str, int]]:
+    """Gold, all met all: the silver scale in gold currency (/10, rounded up) to 3 places (2 below 32
+    pairs), then silver to the quarter, then 3 × the bronze scale to a third."""
+    if n not in D:
+        raise ValueError("not covered by the reference")
+    silver, _ = _split(D[n])
+    s, k = min(16, up(Fraction(n, 4))), up(Fraction(n, 3))
+    if len(silver) != s:
+        raise ValueError("a printed row the reference does not trust")
+    g = 3 if n >= 32 else 2
+    bronze = [3 * v for v in bronze_pairs(n)[s:k]]
+    return [("gp", up(Fraction(v, 10))) for v in silver[:g]] + [("sp", v) for v in silver[g:]] + [("bp", v) for v in bronze]

@@ -22,29 +22,40 @@ def test_generated_events_agree_with_the_reference(office):
     register(office)
     expected: dict[tuple[str, str, str], int] = {}
     events = 0
-    while events < 24:
-        kind = rnd.choice(["bronze", "bronze", "individual", "silver"])
+    kinds = set()
+    while events < 30:
+        kind = rnd.choice(["bronze", "bronze", "individual", "silver", "barometer", "silver_all", "gold"])
         n = rnd.choice(list(range(4, 33)) + list(range(34, 101, 2))) if kind == "bronze" else \
-            rnd.randint(16, 32) if kind == "individual" else rnd.randint(16, 120)
+            rnd.randint(16, 32) if kind == "individual" else rnd.randint(4, 32) if kind == "barometer" else \
+            rnd.randint(16, 52) if kind == "silver_all" else rnd.randint(28, 52) if kind == "gold" else rnd.randint(16, 120)
         met = rnd.randint(1, n - 1) if kind == "silver" else None
-        per = 1 if kind == "individual" else 2
+        per = 1 if kind == "individual" else 4 if kind == "barometer" else 2
         try:
             if kind == "bronze":
                 values, minimum = [("bp", v) for v in R.bronze_pairs(n)], 4
             elif kind == "individual":
                 values, minimum = [("bp", v) for v in R.bronze_individual(n)], 4
+            elif kind == "barometer":
+                values, minimum = [("bp", v) for v in R.bronze_barometer(n)], 4
+            elif kind == "silver_all":
+                values, minimum = R.silver_pairs_all_met(n), 8
+            elif kind == "gold":
+                values, minimum = R.gold_pairs_all_met(n), 12
             else:
                 values, minimum = R.silver_pairs_not_all_met(n, met), 8
         except ValueError:
             continue
-        places = _places(rnd, n)
+        places = list(range(1, n + 1)) if kind == "barometer" else _places(rnd, n)
         got = R.award(values, places, minimum)
         name = f"gen{events:02d}"
-        settings = {"datum": f"2024-10-{events + 1:02d}", "nivå": "brons" if kind != "silver" else "silver",
-                    "form": "individuell" if kind == "individual" else "par", "brickor": "48"}
+        level = {"silver": "silver", "silver_all": "silver", "gold": "guld"}.get(kind, "brons")
+        form = {"individual": "individuell", "barometer": "lagbarometer"}.get(kind, "par")
+        settings = {"datum": f"2024-10-{events + 1:02d}", "nivå": level, "form": form, "brickor": "60" if kind == "gold" else "48"}
+        if kind == "gold":
+            settings["sanktion"] = f"FSB-{events}"
         if met is not None:
             settings["mött"] = str(met)
-        club = "bk-lavec" if events % 2 else "malmo-bk"
+        club = ["bk-lavec", "malmo-bk", "uppsala-bk"][events % 3]
         office.post(f"{ORG}/{club}/{name}.event.txt", "".join(f"{k}: {v}\n" for k, v in settings.items()))
         rows = ["plac;par;medlemmar"]
         for i in range(n):
@@ -56,8 +67,10 @@ def test_generated_events_agree_with_the_reference(office):
                     expected[(f"{ORG}/{club}/{name}", m, den)] = v
         office.post(f"{ORG}/{club}/{name}.standings.csv", "\n".join(rows) + "\n")
         events += 1
+        kinds.add(kind)
     office.run()
     lines = office.query("select event_id, player_id, denomination, points from awards")
     actual = {(r.event_id, r.player_id, r.denomination): int(r.points) for r in lines.itertuples()}
     assert actual == expected
-    assert {d for _, _, d in expected} == {"bp", "sp"} and len(expected) > 300
+    assert kinds == {"bronze", "individual", "silver", "barometer", "silver_all", "gold"}
+    assert {d for _, _, d in expected} == {"bp", "sp", "gp"} and len(expected) > 300
