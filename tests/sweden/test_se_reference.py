@@ -3,6 +3,7 @@ reference (tests/sweden/reference.py) written from the seed alone."""
 from __future__ import annotations
 
 import random
+from datetime import date, timedelta
 
 import reference as R
 from se_helpers import MEMBERS, ORG, register
@@ -23,7 +24,7 @@ def test_generated_events_agree_with_the_reference(office):
     expected: dict[tuple[str, str, str], int] = {}
     events = 0
     kinds = set()
-    while events < 30:
+    while events < 42:
         kind = rnd.choice(["bronze", "bronze", "individual", "silver", "barometer", "silver_all", "gold"])
         n = rnd.choice(list(range(4, 33)) + list(range(34, 101, 2))) if kind == "bronze" else \
             rnd.randint(16, 32) if kind == "individual" else rnd.randint(4, 32) if kind == "barometer" else \
@@ -50,7 +51,7 @@ def test_generated_events_agree_with_the_reference(office):
         name = f"gen{events:02d}"
         level = {"silver": "silver", "silver_all": "silver", "gold": "guld"}.get(kind, "brons")
         form = {"individual": "individuell", "barometer": "lagbarometer"}.get(kind, "par")
-        settings = {"datum": f"2024-10-{events + 1:02d}", "nivå": level, "form": form, "brickor": "60" if kind == "gold" else "48"}
+        settings = {"datum": str(date(2024, 10, 1) + timedelta(days=events)), "nivå": level, "form": form, "brickor": "60" if kind == "gold" else "48"}
         if kind == "gold":
             settings["sanktion"] = f"FSB-{events}"
         if met is not None:
