@@ -15,6 +15,7 @@ without its suffix. One ledger line per player per denomination (bp, sp, gp) per
 from __future__ import annotations
 
 import hashlib
+from fractions import Fraction
 import json
 from dataclasses import dataclass
 from decimal import Decimal
@@ -416,6 +417,17 @@ class _Batch:
                 if top > Decimal(str(frac(r.max_share).numerator)) / Decimal(frac(r.max_share).denominator):
                     out.append(("whole file", f"silver status: {r.top_clubs} club(s) may have at most {frac(r.max_share) * 100}% of the "
                                               f"players, found {(top * 100).quantize(Decimal('0.1'))}% (not for championships: 'mästerskap: ja')"))
+        # team events (a barometer): two clubs suffice; a club of 100+ members may play alone; a smaller
+        # club needs at least 20 % of the players from other clubs (not for championships)
+        if ev["form"] == "lagbarometer" and not ev["mästerskap"] and club is not None:
+            home = st["members"].explode().map(self.members["club"]).dropna()
+            others = (home != club["club"]).sum()
+            need = self.rules.param("team_silver_other_clubs_share")
+            if int(club["members"]) < int(self.rules.param("team_silver_own_club_members")) and len(home) and \
+                    Fraction(int(others), len(home)) < need:
+                out.append(("whole file", f"silver team event of {club['name']} ({club['members']} members): at least "
+                                          f"{int(need * 100)}% of the players must come from other clubs, found "
+                                          f"{int(others)} of {len(home)} (a club of 100 or more members may play alone)"))
         # sanction limits per club and season
         if ev["level"] == "silver" and not ev["sanction"] and club is not None:
             limits = self.rules.tables["sanction_limits"]

@@ -212,3 +212,25 @@ def test_register_replaced_is_a_correction(office):
     office.run()
     h = office.query("select name, club from se_holdings where member = '200000'")
     assert h["name"][0] == "Nytt Namn 000" and h["club"][0] == "10002"
+
+
+def test_silver_team_event_of_a_small_club_needs_other_clubs(office):
+    # p. 4 "Lagtävling": a club of fewer than 100 members needs at least 20 % from other clubs
+    members = [str(400000 + i) for i in range(32)]
+    text = "medlemsnummer;namn;klubb\n" + "".join(f"{m};Skaraspelare {m};10003\n" for m in members)
+    text += "".join(f"{m};Spelare {m};{CLUBS[i % 8]}\n" for i, m in enumerate(MEMBERS))
+    office.post(f"{ORG}/medlemsregister.csv", text)
+    office.post(f"{ORG}/bk-skara/lag.event.txt", "datum: 2024-10-05\nnivå: silver\nform: lagbarometer\nbrickor: 42\n")
+    office.post(f"{ORG}/bk-skara/lag.standings.csv", "plac;lag;medlemmar\n" + "".join(
+        f"{i + 1};{i + 1};{' '.join(members[4 * i:4 * i + 4])}\n" for i in range(8)))
+    # BK Lavec (240 members) may play alone
+    office.post(f"{ORG}/bk-lavec/lag.event.txt", "datum: 2024-10-05\nnivå: silver\nform: lagbarometer\nbrickor: 42\n")
+    lavec = [m for i, m in enumerate(MEMBERS) if i % 8 == 0][:32]
+    office.post(f"{ORG}/bk-lavec/lag.standings.csv", "plac;lag;medlemmar\n" + "".join(
+        f"{i + 1};{i + 1};{' '.join(lavec[4 * i:4 * i + 4])}\n" for i in range(8)))
+    office.run()
+    reasons = list(_quarantine(office)["reason"])
+    assert any("at least 20% of the players must come from other clubs, found 0 of 32" in r for r in reasons)
+    # E1 row 8 (all met all): 12 8 sp, then red 22 bp
+    assert column(office, "bk-lavec/lag", "sp")[:3] == [12, 8, 0]
+    assert column(office, "bk-lavec/lag", "bp")[:3] == [0, 0, 22]
