@@ -240,6 +240,20 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
     if problems:
         return None, problems
     st = pd.DataFrame(rows)
+    # places must be competition ranks in each section: 1, 2, 2, 4 ... (a tie takes the places after it)
+    expected = st.groupby("section")["place"].rank(method="min").astype(int)
+    for r, want in zip(st.itertuples(), expected):
+        if r.place != want:
+            _q(problems, source_file, r.location, f"plac: expected {want} ({want - 1} entrant(s) placed before it"
+                                                  f"{' in ' + r.section if r.section else ''}), found {r.place}; tied entrants "
+                                                  "share a place and the next one is placed after all of them (1, 2=, 2=, 4)")
+    if st["hcp_place"].notna().any():
+        h = st[st["hcp_place"].notna()]
+        hexp = h.groupby("section")["hcp_place"].rank(method="min").astype(int)
+        for r, want in zip(h.itertuples(), hexp):
+            if int(r.hcp_place) != want:
+                _q(problems, source_file, r.location, f"hcp_plac: expected {want}, found {int(r.hcp_place)} (places on the "
+                                                      "handicap list are ranks: 1, 2=, 2=, 4)")
     dup = st[st.duplicated(["section", "entrant"], keep=False)]
     for r in dup.itertuples():
         _q(problems, source_file, r.location, f"par: entrant {r.entrant!r} is listed twice")
