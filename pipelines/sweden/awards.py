@@ -103,6 +103,10 @@ def _bronze_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     else:
         values = S.bronze_row(rules, scale, n_row)
         parts.append(f"→ {_table_name(scale, n_row)} row {n_row}")
+        if ev.get("division"):
+            count = S.places(rules, scale, n)  # a third of the division's own teams score
+            values = (values + S.chain(values[-1], count - len(values) + 1, minimum)[1:])[:count] if values else []
+            parts.append(f"a third of the division's {n} {many}: {count} places")
     if ev.get("orutinerade") and ev.get("boards") is not None and ev["boards"] < 18:
         row = small[small["kind"] == "orutinerade"].iloc[0]
         f, minimum = frac(row["factor"]), int(row["minimum"])

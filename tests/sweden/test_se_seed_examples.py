@@ -163,3 +163,30 @@ def test_simultaneous_silver_heat_and_common_list_bonus(office):
     # common list of 20: Tabell D row 20: 20 14 10 7 5 → ⌈/5⌉: 4 3 2 2 1
     assert column(office, "gemensam", "sp")[:6] == [4, 3, 2, 2, 1, 0]
     assert sum(column(office, "gemensam", "bp")) == 0
+
+
+def test_barometer_in_two_divisions(office):
+    # p. 8: division 1 by 1.2 × its teams, division 2 by 0.8 ×; the best third of each division
+    register(office)
+    extra = (["sektion"], lambda i: ["1" if i < 10 else "2"])
+    places = [str(i % 10 + 1) for i in range(20)]
+    post_event(office, "malmo-bk", "div", 20, per=4, places=places, extra=extra, nivå="brons", form="lagbarometer",
+               brickor="28", divisioner="ja")
+    office.run()
+    bp = column(office, "div", "bp")
+    # division 1: 10 × 1.2 = 12 → B1 row 12: 36 24 16 11; division 2: 10 × 0.8 = 8 → B1 row 8: 24 16 11,
+    # a third of 10 teams = 4 places: the 4th by the 2/3 chain ⌈2/3 × 11⌉ = 8
+    assert bp[:5] == [36, 24, 16, 11, 0]
+    assert bp[10:15] == [24, 16, 11, 8, 0]
+
+
+def test_pair_reserve_must_play_half(office):
+    # p. 5 "Reserver": at least half of the rounds
+    register(office)
+    extra = (["spelat"], lambda i: ["10 4"] if i == 0 else ["10 5"] if i == 1 else ["10 10"])
+    post_event(office, "bk-lavec", "res", 8, extra=extra, nivå="brons", brickor="30", ronder="10")
+    office.run()
+    got = office.query("select player_id, points from awards order by player_id")
+    pts = dict(zip(got["player_id"], got["points"].map(int)))
+    assert "200001" not in pts and pts["200000"] == 16  # 4 of 10 rounds: no points; the partner gets A1 row 8's 16
+    assert pts["200003"] == 11  # 5 of 10 rounds is half: the points of 2nd place
