@@ -68,3 +68,15 @@ pbn = pbn.replace("2026.11.09", "2024.09.10")
 (org / "bk-ess" / "2024-09-10-tisdag.pbn").write_text(pbn, encoding="utf-8")
 (org / "bk-ess" / "2024-09-10-tisdag.event.txt").write_text(
     "datum: 2024-09-10\nnamn: Tisdagsbridge (Ruter, PBN)\nnivå: brons\nform: par\nbrickor: 24\nmitchell: ja\n", encoding="utf-8")
+# a simultaneous silver event: two heats and the common list (the 1/5 bonus)
+post("bk-lavec", "2024-09-24-simultan-heat", "datum: 2024-09-24\nnamn: Simultansilver, heat Lavec\nnivå: silver\nform: par\nbrickor: 42\nsimultan: ja\n",
+     standings(10, 2, start=0))
+post("orebro-bs", "2024-09-24-simultan-heat", "datum: 2024-09-24\nnamn: Simultansilver, heat Örebro\nnivå: silver\nform: par\nbrickor: 42\nsimultan: ja\n",
+     standings(10, 2, start=20))
+post("bk-lavec", "2024-09-24-simultan-gemensam", "datum: 2024-09-24\nnamn: Simultansilver, gemensam lista\nnivå: silver\nform: par\nbrickor: 42\ngemensam_lista: ja\n",
+     "plac;par;medlemmar\n" + "".join(f"{i + 1};{i + 1};{pool[2 * i]} {pool[2 * i + 1]}\n" for i in range(20)))
+# malformed: an unknown member number, and a tie that skips no place
+post("orebro-bs", "2024-09-26-okand-medlem", "datum: 2024-09-26\nnivå: brons\nform: par\nbrickor: 24\n",
+     "plac;par;medlemmar\n1;1;100060 100061\n2;2;100062 777777\n3;3;100064 100065\n4;4;100066 100067\n")
+post("orebro-bs", "2024-09-27-fel-placering", "datum: 2024-09-27\nnivå: brons\nform: par\nbrickor: 24\n",
+     "plac;par;medlemmar\n1;1;100060 100061\n2=;2;100062 100063\n2=;3;100064 100065\n3;4;100066 100067\n")
