@@ -79,3 +79,14 @@ def test_corrected_result_list_reverses_and_reposts(office):
     got = dict(zip(net["player_id"], net["p"].map(int)))
     assert got["200002"] == 8 and got["200000"] == 6  # A1 row 4: 8, 6
     assert office.query("select count(*) as n from awards where entry_type = 'reversal'")["n"][0] == 4
+
+
+def test_corrected_event_file_after_posting_asks_for_the_list_again(office):
+    register(office)
+    post_event(office, "bk-lavec", "e", 4, nivå="brons", brickor="24")
+    office.run()
+    office.post(f"{ORG}/bk-lavec/e.event.txt", "datum: 2024-10-01\nnivå: brons\nform: par\nbrickor: 26\n")
+    office.run()
+    q = office.query("select reason from quarantine where source_file like '%e.event.txt'")
+    assert any("send the result list" in r and "again" in r for r in q["reason"])
+    assert office.query("select count(*) as n from awards where entry_type = 'reversal'")["n"][0] == 0
