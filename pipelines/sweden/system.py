@@ -29,7 +29,7 @@ from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden.travellers import TRAVELLER_SUFFIXES, standings_from_travellers, traveller_suffix
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
-from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft
+from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, SourceRecord
 from schemas.sweden import Clubs, SeResult
 
 SYSTEM_NAME = "sweden"
@@ -194,6 +194,13 @@ class _Batch:
         keys: dict[str, dict] = {}
         for f in batch["event"] + batch["standings"]:
             keys.setdefault(event_key(f.source_file), {})[role_of(f.source_file)] = f
+        if batch["register"]:
+            # a new member register: result lists held back earlier (e.g. for unknown members) are tried again
+            for source_file in self._held_lists():
+                if event_key(source_file) not in keys:
+                    f = _load(self.root, source_file)
+                    if f is not None:
+                        keys[event_key(source_file)] = {"standings": f}
         units = []
         for key, files in keys.items():
             if "event" not in files:
@@ -228,6 +235,15 @@ class _Batch:
     @staticmethod
     def _event_of(competition: str) -> str:
         return competition.split("#", 1)[0]
+
+    def _held_lists(self) -> list[str]:
+        """Result lists whose latest version was quarantined as a whole and never posted."""
+        sources = self.ctx.lake.read("sources", SourceRecord, self.organisation)
+        if sources.empty:
+            return []
+        latest = sources.sort_values(["run_id", "source_file"]).drop_duplicates("source_file", keep="last")
+        held = latest[(latest["status"] == "quarantined") & latest["source_file"].map(lambda f: role_of(str(f)) == "standings")]
+        return sorted(str(f) for f in held["source_file"])
 
     def _register(self, batch: list[_File]) -> pd.DataFrame | None:
         f = next((f for f in batch if PurePosixPath(f.source_file).parent.as_posix() == self.organisation), None)
@@ -510,6 +526,9 @@ class _Batch:
         self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
 
     def _result(self) -> SystemBatch:
+        names = {s.source_file for s in self.sources}
+        # problems of files read from the inbox but not sent tonight stay with their own earlier quarantine
+        self.quarantine = [q for q in self.quarantine if q[0] in names]
         q = pd.DataFrame(list(dict.fromkeys(self.quarantine)), columns=["source_file", "location", "reason"])
         q = q.assign(record=pd.NA)[list(QuarantineDraft.to_schema().columns)] if len(q) else empty_frame(QuarantineDraft)
         per_file = q[q["location"] != "whole file"].groupby("source_file").size()

@@ -234,3 +234,13 @@ def test_silver_team_event_of_a_small_club_needs_other_clubs(office):
     # E1 row 8 (all met all): 12 8 sp, then red 22 bp
     assert column(office, "bk-lavec/lag", "sp")[:3] == [12, 8, 0]
     assert column(office, "bk-lavec/lag", "bp")[:3] == [0, 0, 22]
+
+
+def test_a_new_register_retries_lists_held_for_unknown_members(office):
+    register(office, MEMBERS[:6])
+    post_event(office, "bk-lavec", "later", 4, nivå="brons", brickor="24")
+    office.run()
+    assert office.query("select count(*) as n from awards")["n"][0] == 0
+    register(office)  # the office's new register knows 200006 and 200007
+    office.run()
+    assert column(office, "later", "bp") == [8, 6, 0, 0]
