@@ -5,7 +5,7 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
-KNOWN_SYSTEMS = ["mahjong", "backgammon", "jcbl", "bridge"]
+KNOWN_SYSTEMS = ["mahjong", "backgammon", "jcbl", "bridge", "sweden"]
 
 
 class Organisation(pa.DataFrameModel):

@@ -65,6 +65,7 @@ _SYSTEMS = {
     "jcbl": "pipelines.jcbl.system",
     "backgammon": "pipelines.backgammon.system",
     "bridge": "pipelines.bridge.system",
+    "sweden": "pipelines.sweden.system",
 }
 
 

@@ -1,0 +1,70 @@
+"""The `key: value` settings file, shared by the rule systems that read one (JCBL and Swedish
+event files): decoding, comments, one setting per line, unknown and repeated keys.
+
+Bad input never raises: each problem is a (location, reason) pair naming the line, what was
+expected and what was found. The caller decides what the keys mean.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+_LINE = re.compile(r"([^\W\d][\w .-]*?)\s*[:=]\s*(.*)", re.UNICODE)
+
+
+def decode(data: bytes, fallbacks: tuple[str, ...] = ("cp1252",)) -> tuple[str, str]:
+    """Text of a file and the encoding that read it: UTF-8 (a BOM is fine), then the fallbacks in
+    order (e.g. Shift_JIS for Japanese, cp1252 / latin-1 for Swedish programs). NFKC-normalised, so
+    full-width digits and colons typed in Asian input modes read as ASCII."""
+    for enc in ("utf-8-sig",) + tuple(fallbacks):
+        try:
+            return unicodedata.normalize("NFKC", data.decode(enc)), enc
+        except (UnicodeDecodeError, LookupError):
+            continue
+    return unicodedata.normalize("NFKC", data.decode("utf-8", errors="replace")), "utf-8 (undecodable bytes replaced)"
+
+
+@dataclass
+class KeyValues:
+    values: dict[str, tuple[int, str]] = field(default_factory=dict)  # key → (line number, value)
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (location, reason)
+    encoding: str = "utf-8"
+
+    def where(self, key: str) -> str:
+        return f"line {self.values[key][0]}" if key in self.values else key
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.values[key][1] if key in self.values else default
+
+
+def normalise_key(key: str) -> str:
+    return key.strip().lower().replace(" ", "_").replace("-", "_")
+
+
+def read_key_values(data: bytes, known: dict[str, str], aliases: dict[str, str] | None = None,
+                    fallbacks: tuple[str, ...] = ("cp1252",), example: str = "date: 2024-06-02",
+                    comment: str = "#") -> KeyValues:
+    """Parse `key: value` lines (also `key = value`); `# ...` is a comment. `known` maps each key to
+    its description (used in the messages); `aliases` maps other spellings to a known key."""
+    aliases = {normalise_key(k): v for k, v in (aliases or {}).items()}
+    text, encoding = decode(data, fallbacks)
+    out = KeyValues(encoding=encoding)
+    for no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split(comment, 1)[0].strip()
+        if not line:
+            continue
+        m = _LINE.fullmatch(line)
+        if not m:
+            out.problems.append((f"line {no}", f"expected 'key: value' (e.g. '{example}'), found {raw.strip()!r}"))
+            continue
+        key = normalise_key(m.group(1))
+        key = aliases.get(key, key)
+        value = m.group(2).strip()
+        if key not in known:
+            out.problems.append((f"line {no}", f"unknown setting {m.group(1).strip()!r}; expected one of: {', '.join(known)}"))
+        elif key in out.values:
+            out.problems.append((f"line {no}", f"setting {key!r} given twice (first on line {out.values[key][0]})"))
+        else:
+            out.values[key] = (no, value)
+    return out

@@ -1,0 +1,413 @@
+"""Swedish awards: each competition's award list from the rule tables, then SQL joins the result
+lists with those lists (sql/sweden/int_*.sql), then pandas steps for what SQL does awkwardly:
+shared places (rounded up), the shared last place's minimum, the better of the scratch and the
+handicap list, reserves. Exact throughout: Fraction while computing, integers as awarded.
+
+``event_list(rules, ev, n)`` is the list of one competition (what place k gets, in which
+denomination, and how that follows from the seed: the basis a player reads).
+``check_event(...)`` are the requirements (minimum entrants and boards, silver/gold rules).
+``score(rules, events)`` turns a batch of parsed events into entrant and player award frames.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+
+import pandas as pd
+import pyarrow as pa
+
+from pipelines.core import sql
+from pipelines.sweden import scales as S
+from pipelines.sweden.rules import SwedenRules, frac
+
+BRONZE_SCALE = {"par": "A", "lagbarometer": "B1", "individuell": "C"}
+SILVER_TABLE = {"par": "D", "lagbarometer": "E1", "individuell": "F"}
+UNIT = {"par": ("pair", "pairs"), "lagbarometer": ("team", "teams"), "individuell": ("player", "players")}
+DEN_ORDER = {"gp": 0, "sp": 1, "bp": 2}
+
+
+def ceil(x) -> int:
+    return math.ceil(Fraction(x))
+
+
+def ordinal(k: int) -> str:
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
+def _fmt(x: Fraction) -> str:
+    x = Fraction(x)
+    if x.denominator == 1:
+        return str(x.numerator)
+    d = Decimal(x.numerator) / Decimal(x.denominator)
+    return format(d.normalize(), "f") if (x.denominator & (x.denominator - 1) == 0 or x.denominator % 5 == 0) else f"{x.numerator}/{x.denominator}"
+
+
+def _table_name(scale: str, n: int) -> str:
+    if scale == "A":
+        return "Tabell A1" if n <= 32 else ("Tabell A2" if n <= 100 else "A2 principle")
+    return f"Tabell {scale}"
+
+
+@dataclass
+class EventList:
+    places: list[tuple[str, int]]  # (denomination, points) for place 1, 2, ...
+    header: str  # how the row was found
+    minimum: dict[str, int] = field(default_factory=dict)  # the least a shared last place gives
+    handicap: list[tuple[str, int]] | None = None
+
+
+def _coef(rules: SwedenRules, table: str, **keys) -> Fraction | None:
+    t = rules.tables[table]
+    for k, v in keys.items():
+        t = t[t[k].astype(str) == str(v)]
+    return None if t.empty else frac(t.iloc[0]["coefficient"])
+
+
+def board_coefficient(rules: SwedenRules, boards: int) -> Fraction:
+    t = rules.tables["board_coefficients"]
+    hit = t[(t["boards_from"] <= boards) & (t["boards_to"] >= boards)]
+    if len(hit):
+        return frac(hit.iloc[0]["coefficient"])
+    top = t.sort_values("boards_to").iloc[-1]
+    step_boards, step = rules.param("board_coefficient_step_boards"), rules.param("board_coefficient_step")
+    steps = (Fraction(boards) - int(top["boards_to"]) - 1) // step_boards + 1
+    return frac(top["coefficient"]) + steps * step
+
+
+def _bronze_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
+    form = ev["form"]
+    scale = BRONZE_SCALE[form]
+    one, many = UNIT[form]
+    parts = [f"bronze, {n} {many}"]
+    n_row = n
+    if ev.get("groups"):
+        c = _coef(rules, "group_coefficients", groups=ev["groups"], group=ev["group"])
+        n_row = ceil(c * n)
+        parts.append(f"{ev['groups']} groups, group {ev['group']}: {n} × {_fmt(c)} = {n_row}")
+    if ev.get("division"):
+        c = _coef(rules, "division_coefficients", form=form, division=ev["division"])
+        n_row = ceil(c * n)
+        parts.append(f"division {ev['division']}: {n} × {_fmt(c)} = {n_row}")
+    small = rules.tables["small_events"]
+    minimum = int(S._p(rules, scale)["minimum"])
+    if ev.get("nybörjarträff"):
+        row = small[small["kind"] == "nybörjarträff"].iloc[0]
+        size = int(row["row_up_to_99"]) if n <= 99 else int(row["row_from_100"])
+        count = S.places(rules, scale, n)
+        base = S.bronze_row(rules, "A", size)
+        values = (base + [minimum] * count)[:count]
+        parts.append(f"nybörjarträff: the {size}-pair row to a third of {n} ({count} places)")
+    else:
+        values = S.bronze_row(rules, scale, n_row)
+        parts.append(f"→ {_table_name(scale, n_row)} row {n_row}")
+        if ev.get("division"):
+            count = S.places(rules, scale, n)  # a third of the division's own teams score
+            values = (values + S.chain(values[-1], count - len(values) + 1, minimum)[1:])[:count] if values else []
+            parts.append(f"a third of the division's {n} {many}: {count} places")
+    if ev.get("orutinerade") and ev.get("boards") is not None and ev["boards"] < 18:
+        row = small[small["kind"] == "orutinerade"].iloc[0]
+        f, minimum = frac(row["factor"]), int(row["minimum"])
+        values = [max(minimum, ceil(f * v)) for v in values]
+        parts.append(f"novices, {ev['boards']} boards: half scale, at least {minimum}")
+    out = EventList([("bp", v) for v in values], ", ".join(parts).replace(", →", " →"), {"bp": minimum})
+    if ev.get("handikapp"):
+        row = small[small["kind"] == "handikapp"].iloc[0]
+        f, hmin = frac(row["factor"]), int(row["minimum"])
+        out.handicap = [("bp", max(hmin, ceil(f * v))) for _, v in out.places]
+        out.minimum["hcp"] = hmin
+    return out
+
+
+def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str], bool]:
+    """The winner's points (sp scale) before gold conversion, how, and whether the printed row applies."""
+    table = SILVER_TABLE[ev["form"]]
+    p = S._p(rules, table)
+    f = frac(p["winner_per_entrant"])
+    parts: list[str] = []
+    plain = True
+    if ev.get("final") == "A":
+        r = ev["qual_rounds"] + ev["final_rounds"]
+        rest = ceil(Fraction(n - r - 1, 2))
+        w = r + 1 + rest
+        parts.append(f"qualification + A-final with carry-over: {ev['qual_rounds']} + {ev['final_rounds']} + 1 + "
+                     f"({n} − {r + 1})/2 = {r + 1} + {rest} = {w}")
+        plain = False
+    elif ev.get("met") is None:
+        w = S.winner(rules, table, n)
+        parts.append(f"all met all: winner {w}" if f == 1 else f"all met all: {n} × {_fmt(f)} = {w}")
+    else:
+        m = ev["met"]
+        not_met = n - 1 - m
+        exact = f * (1 + m + Fraction(not_met, 2))
+        w = ceil(exact)
+        factor = "" if f == 1 else f" × {_fmt(f)}"
+        parts.append(f"met {m} of {n - 1}: (1 + {m} + {not_met}/2){factor} = {_fmt(exact)} → {w}" if exact != w or factor
+                     else f"met {m} of {n - 1}: 1 + {m} + {not_met}/2 = {w}")
+        plain = False
+    c = board_coefficient(rules, ev["boards"] or 0)
+    if c != 1:
+        w2 = ceil(c * w)
+        parts.append(f"{ev['boards']} boards: {w} × {_fmt(c)} = {w2}")
+        w, plain = w2, False
+    cap = p["winner_cap"]
+    if cap and w > int(frac(cap)):
+        parts.append(f"capped at {int(frac(cap))}")
+        w, plain = int(frac(cap)), False
+    return w, parts, plain
+
+
+def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
+    form, level = ev["form"], ev["level"]
+    table = SILVER_TABLE[form]
+    one, many = UNIT[form]
+    gold = level in ("guld", "förhöjt guld")
+    parts = [f"{'gold' if gold else 'silver'}{' (raised)' if level == 'förhöjt guld' else ''}, {n} {many}"]
+    n_eff = n
+    if ev.get("groups"):
+        c = _coef(rules, "group_coefficients", groups=ev["groups"], group=ev["group"])
+        n_eff = ceil(c * n)
+        parts.append(f"{ev['groups']} groups, group {ev['group']}: {n} × {_fmt(c)} = {n_eff}")
+    w, how, plain = silver_winner(rules, ev, n_eff)
+    parts += how
+    plain = plain and not ev.get("groups")
+    p = S._p(rules, table)
+    f = frac(p["winner_per_entrant"])
+    factor = int(rules.param("gold_bronze_factor" if gold else "silver_bronze_factor"))
+    printed = S.silver_entry(rules, table, n)
+    if plain and printed.how.startswith("printed") and not gold:
+        silver, bronze = list(printed.silver), list(printed.bronze)
+        parts.append(f"→ Tabell {table} row {n}" + ("" if printed.how == "printed" else f" ({printed.how})"))
+    else:
+        s = min(int(frac(p["silver_max"])), ceil(Fraction(w) / f / frac(p["silver_divisor"])))
+        silver = list(S.silver_entry(rules, "D", w).silver) if not plain else list(printed.silver)
+        while len(silver) < s:
+            silver.append(max(1, ceil(S.TWO_THIRDS * silver[-1])))
+        silver = silver[:s]
+        parts.append(f"→ row {w}, {s} silver places" if not plain else f"→ Tabell {table} row {n}")
+        if ev.get("final") == "A":
+            bronze = []
+            parts.append("no bronze in the A-final")
+        else:
+            k = S.places(rules, table, n)
+            base = S.bronze_row(rules, BRONZE_SCALE[form], n)
+            bronze = [factor * v for v in base[s:k]]
+            if bronze:
+                parts.append(f"bronze {factor} × {_table_name(BRONZE_SCALE[form], n)} row {n} to place {k}")
+    if gold:
+        gp = rules.tables["gold_places"]
+        rows = gp[(gp["scale"] == level) & (gp["entrants_from"] <= n)].sort_values("entrants_from")
+        g = int(rows.iloc[-1]["gold_places"])
+        fixed = rows.iloc[-1]["fixed_points"]
+        div = int(rules.param("gold_from_silver_divisor"))
+        if fixed:
+            golds = [int(x) for x in fixed.split()][:g]
+            parts.append(f"raised gold {' '.join(map(str, golds))} gp")
+        else:
+            golds = [ceil(Fraction(v, div)) for v in silver[:g]]
+            parts.append(f"gold to {g} places: ⌈{silver[0]}/{div}⌉ = {golds[0]} gp ...")
+        places = [("gp", v) for v in golds] + [("sp", v) for v in silver[len(golds):]]
+    else:
+        places = [("sp", v) for v in silver]
+    if bronze and silver:
+        top = silver[-1] * int(rules.param("bp_per_mp") / rules.param("sp_per_mp"))
+        if bronze[0] > top:
+            bronze = [min(top, v) for v in bronze]
+            parts.append(f"bronze capped at the lowest silver place ({silver[-1]} sp = {top} bp)")
+    places += [("bp", v) for v in bronze]
+    if ev.get("gemensam_lista"):
+        sim = rules.tables["simultaneous"]
+        row = sim[sim["level"] == "silver"].iloc[0]
+        fr, most = frac(row["common_list_fraction"]), int(row["common_list_places"])
+        places = [("sp", ceil(fr * v)) for d, v in places if d == "sp"][:most]
+        parts.append(f"common list of the heats: {_fmt(fr)} of these points to at most {most} pairs, rounded up, no bronze")
+    req = rules.tables["requirements"]
+    half = req[(req["level"] == "silver") & (req["form"] == form) & (req["max_boards"] != "")]
+    if level == "silver" and ev.get("boards") is not None:
+        for r in half.itertuples():
+            if r.min_boards <= ev["boards"] <= int(r.max_boards):
+                hf = frac(r.scale_factor)
+                places = [(d, ceil(hf * v)) for d, v in places]
+                parts.append(f"{ev['boards']} boards: half silver scale")
+    return EventList(places, ", ".join(parts).replace(", →", " →"), {"bp": factor * int(S._p(rules, BRONZE_SCALE[form])["minimum"])})
+
+
+_LIST_KEYS = ("level", "form", "boards", "met", "groups", "group", "division", "nybörjarträff", "orutinerade", "handikapp",
+              "final", "qual_rounds", "final_rounds", "gemensam_lista")
+
+
+def event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
+    """The competition's award list (cached: many events share their settings and field size)."""
+    key = ("event_list", n) + tuple(ev.get(k) for k in _LIST_KEYS)
+    if key not in rules._cache:
+        rules._cache[key] = _bronze_list(rules, ev, n) if ev["level"] == "brons" else _silver_list(rules, ev, n)
+    return rules._cache[key]
+
+
+# --------------------------------------------------------------------------- requirements
+
+
+def check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
+    """Why a competition cannot be scored (empty if it can); cached like the lists."""
+    key = ("requirements", n, section, ev.get("simultan")) + tuple(ev.get(k) for k in _LIST_KEYS)
+    if key not in rules._cache:
+        rules._cache[key] = _check_requirements(rules, ev, n, section)
+    return list(rules._cache[key])
+
+
+def _check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
+    form, level = ev["form"], ev["level"]
+    one, many = UNIT[form]
+    where = f" ({section})" if section else ""
+    req = rules.tables["requirements"]
+    lvl = "guld" if level == "förhöjt guld" else level
+    rows = req[(req["level"] == lvl) & (req["form"] == form)]
+    out = []
+    if rows.empty:
+        return [f"nivå {level} is not available for form {form} in these rules (team barometers have no gold table)"]
+    boards = ev.get("boards") or 0
+    min_n = int(rows["min_entrants"].min())
+    if ev.get("simultan") and not ev.get("gemensam_lista"):
+        sim = rules.tables["simultaneous"]
+        heat = sim[sim["level"] == lvl]
+        if len(heat):
+            min_n = int(heat["min_pairs_per_heat"].iloc[0])
+    if n < min_n:
+        out.append(f"{level} {form}{where}: at least {min_n} {many} are needed, found {n}")
+    if level == "brons":
+        novice = ev.get("orutinerade") and 10 <= boards <= 17
+        if boards < 18 and not novice:
+            out.append(f"{level} {form}: at least 18 boards are needed (novices' events 10-17), found {boards}; two consecutive "
+                       "competitions with the same pairs may be reported as one event file and one result list")
+        if ev.get("orutinerade") and boards < 10:
+            out.append(f"novices' event: at least 10 boards, found {boards}")
+    else:
+        ok = rows[(rows["min_boards"] <= boards) & ((rows["max_boards"] == "") | (rows["max_boards"].map(lambda v: int(v) if v else 10**9) >= boards))]
+        if ok.empty:
+            least = int(rows["min_boards"].min())
+            out.append(f"{level} {form}: at least {least} boards are needed, found {boards}")
+        if lvl == "guld":
+            gp = rules.tables["gold_places"]
+            g = gp[(gp["scale"] == level) & (gp["entrants_from"] <= n)].sort_values("entrants_from")
+            if len(g) and boards < int(g.iloc[-1]["min_boards"]):
+                out.append(f"gold with {n} {many}: at least {int(g.iloc[-1]['min_boards'])} boards, found {boards}")
+        if ev.get("met") is not None and not 0 <= ev["met"] <= n - 1:
+            out.append(f"mött: each {one} can meet 0 to {n - 1} others, found {ev['met']}")
+        if ev.get("final") == "A" and ev["qual_rounds"] + ev["final_rounds"] + 1 > n:
+            out.append(f"kval_ronder + final_ronder + 1 = {ev['qual_rounds'] + ev['final_rounds'] + 1} exceeds the {n} {many}")
+    return out
+
+
+# --------------------------------------------------------------------------- the batch
+
+
+def _sql_frame(con, name: str, frame: pd.DataFrame) -> None:
+    con.register(name, pa.Table.from_pandas(frame, preserve_index=False))
+
+
+def score(rules: SwedenRules, comps: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """comps: one dict per competition: competition id, ev (settings), st (its standings rows),
+    n, list (EventList). Returns (entrant awards, player lines)."""
+    scale_rows, entrant_rows, player_rows, comp_rows = [], [], [], []
+    for c in comps:
+        cid, el, st, ev = c["competition"], c["list"], c["st"], c["ev"]
+        for lst, values in (("scratch", el.places), ("handicap", el.handicap or [])):
+            scale_rows += [(cid, lst, k, d, v) for k, (d, v) in enumerate(values, start=1)]
+        entrant_rows += [(cid, "scratch", e, p) for e, p in zip(st["entrant"], st["place"])]
+        if el.handicap:
+            h = st[st["hcp_place"].notna()]
+            entrant_rows += [(cid, "handicap", e, int(p)) for e, p in zip(h["entrant"], h["hcp_place"])]
+        for e, members, played in zip(st["entrant"], st["members"], st["played"]):
+            for i, m in enumerate(members):
+                player_rows.append((cid, e, m, None if played is None else played[i], i))
+        if ev["form"] == "lagbarometer":
+            rule, of = "matches", ev.get("matches")
+        else:
+            rule, of = "half", ev.get("rounds") or ev.get("boards")
+        comp_rows.append((cid, c["event_id"], rule, of))
+    con = sql.connect()
+    try:
+        _sql_frame(con, "se_event_scale", pd.DataFrame(scale_rows, columns=["competition", "list", "place", "denomination", "points"]).astype({"points": "int64", "place": "int64"}))
+        _sql_frame(con, "se_entrants", pd.DataFrame(entrant_rows, columns=["competition", "list", "entrant", "place"]).astype({"place": "int64"}))
+        paid = sql.query(con, "sweden/int_se_entrant_points")
+        shared = _share(paid, {c["competition"]: c["list"] for c in comps})
+        best = _better_list(shared)
+        _sql_frame(con, "se_entrant_awards", best[["competition", "entrant", "denomination", "points", "basis"]].astype({"points": "int64"}))
+        _sql_frame(con, "se_players", pd.DataFrame(player_rows, columns=["competition", "entrant", "member", "played", "position"]).astype({"played": "Int64"}))
+        _sql_frame(con, "se_competitions", pd.DataFrame(comp_rows, columns=["competition", "event_id", "reserve_rule", "played_of"]).astype({"played_of": "Int64"}))
+        players = sql.query(con, "sweden/int_se_player_points")
+    finally:
+        con.close()
+    return best, _reserves(players)
+
+
+def _share(paid: pd.DataFrame, lists: dict) -> pd.DataFrame:
+    """Tied entrants share the sum of their places, rounded up; a shared place paying bronze
+    gives at least the list's minimum (4 bp; 2 on a half scale; × 2 / × 3 in silver / gold)."""
+    if paid.empty:
+        return paid.assign(points=pd.Series(dtype="int64"), basis=pd.Series(dtype="string"))
+    sums = paid["points_sum"].astype("int64").to_numpy()
+    sharing = paid["sharing"].astype("int64").to_numpy()
+    share = -(-sums // sharing)
+    minimum = [lists[c].minimum.get("hcp" if lst == "handicap" else d, 0)
+               for c, lst, d in zip(paid["competition"], paid["list"], paid["denomination"])]
+    points = pd.Series(share, index=paid.index)
+    floor = pd.Series(minimum, index=paid.index)
+    points = points.where(~((paid["sharing"] > 1) & (paid["denomination"] == "bp")), points.clip(lower=floor))
+    place_text = [
+        f"{ordinal(int(p))} place" if k == 1 else f"places {int(p)}–{int(t)} shared by {int(k)}"
+        for p, t, k in zip(paid["place"], paid["place_to"], paid["sharing"])
+    ]
+    arith = [
+        f"{int(v)} {d}" if k == 1 else
+        f"({terms}) / {int(k)} = {int(v)} {d}" + ("" if int(v) == -(-int(s) // int(k)) else f" (shared last place: at least {int(v)})")
+        for v, d, k, terms, s in zip(points, paid["denomination"], paid["sharing"], paid["terms"], paid["points_sum"])
+    ]
+    header = [lists[c].header + (", handicap list: half scale" if lst == "handicap" else "")
+              for c, lst in zip(paid["competition"], paid["list"])]
+    basis = [f"{h}; {pt}: {a}" for h, pt, a in zip(header, place_text, arith)]
+    return paid.assign(points=points.astype("int64"), basis=basis)
+
+
+def _better_list(shared: pd.DataFrame) -> pd.DataFrame:
+    """A pair on both the scratch and the handicap list gets the list that gives more."""
+    if shared.empty:
+        return shared
+    totals = shared.groupby(["competition", "entrant", "list"], as_index=False)["points"].sum()
+    totals = totals.assign(pref=(totals["list"] == "scratch").astype(int))
+    best = totals.sort_values(["competition", "entrant", "points", "pref"], ascending=[True, True, False, False]) \
+        .drop_duplicates(["competition", "entrant"])[["competition", "entrant", "list"]]
+    return shared.merge(best, on=["competition", "entrant", "list"])
+
+
+def _reserves(players: pd.DataFrame) -> pd.DataFrame:
+    """A player must have played half the rounds (or boards); in a barometer a player of a team of
+    more than 4 gets points × matches played / matches, if at least a third, rounded up."""
+    if players.empty:
+        return players.assign(final=pd.Series(dtype="int64"))
+    pts = players["points"].astype("int64")
+    played = players["played"].astype("Int64")
+    of = players["played_of"].astype("Int64")
+    known = played.notna() & of.notna() & (of > 0)
+    half_rule = players["reserve_rule"] == "half"
+    out = pts.copy()
+    notes = pd.Series("", index=players.index)
+    too_little = known & half_rule & (played * 2 < of)
+    out = out.where(~too_little, 0)
+    notes = notes.where(~too_little, "played " + played.astype(str) + " of " + of.astype(str) + ": less than half, no points")
+    team_size = players.groupby(["competition", "entrant"])["member"].transform("size")
+    share_rule = known & ~half_rule & (team_size > 4)
+    enough = played * 3 >= of
+    scaled = pd.Series([-(-int(p) * int(a) // int(b)) if s and e else (0 if s else int(p))
+                        for p, a, b, s, e in zip(pts, played.fillna(0), of.fillna(1), share_rule, enough.fillna(False))],
+                       index=players.index)
+    out = out.where(~share_rule, scaled)
+    partial = share_rule & (played < of).fillna(False)
+    notes = notes.where(~partial, "played " + played.astype(str) + " of " + of.astype(str) + " matches: × "
+                        + played.astype(str) + "/" + of.astype(str) + " = " + scaled.astype(str))
+    notes = notes.where(~(share_rule & ~enough.fillna(False)), "played " + played.astype(str) + " of " + of.astype(str)
+                        + " matches: less than a third, no points")
+    basis = players["basis"] + notes.map(lambda s: f"; {s}" if s else "")
+    return players.assign(final=out.astype("int64"), basis=basis)

@@ -1,0 +1,103 @@
+"""The Swedish rule tables, read from ``data/rules/sweden/`` and validated (rules are data).
+
+``load_rules()`` reads every file with its pandera model (schemas/sweden.py) and returns a
+``SwedenRules``; ``rules.for_date(d)`` names the rule version in effect on an event date. Numbers
+written as "2/3" or "1.15" become exact ``Fraction`` objects here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+from pandera.errors import SchemaError, SchemaErrors
+
+from schemas import sweden as S
+
+RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules" / "sweden"
+
+
+class SwedenRulesError(ValueError):
+    """A rule table is invalid."""
+
+
+def frac(text) -> Fraction | None:
+    text = str(text).strip()
+    if text == "" or text.lower() == "nan":
+        return None
+    return Fraction(text)
+
+
+def _read(path: Path, model) -> pd.DataFrame:
+    try:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    except (OSError, pd.errors.ParserError) as error:
+        raise SwedenRulesError(f"{path}: cannot read: {error}") from error
+    ints = [c for c, col in model.to_schema().columns.items() if str(col.dtype) in ("int64", "int32")]
+    for c in ints:
+        if c in raw and not raw[c].str.fullmatch(r"\d+").all():
+            bad = raw[c][~raw[c].str.fullmatch(r"\d+")].index[0]
+            raise SwedenRulesError(f"{path.name} line {bad + 2} column {c}: expected a whole number, found {raw[c][bad]!r}")
+        if c in raw:
+            raw[c] = raw[c].astype("int64")
+    try:
+        return model.validate(raw, lazy=True)
+    except (SchemaErrors, SchemaError) as error:
+        detail = error.failure_cases.head(5).to_string() if hasattr(error, "failure_cases") else str(error)[:2000]
+        raise SwedenRulesError(f"{path.name}: invalid rule table:\n{detail}") from None
+
+
+@dataclass
+class SwedenRules:
+    tables: dict[str, pd.DataFrame]
+    printed: dict[str, pd.DataFrame]
+    rules_dir: Path
+    _cache: dict = field(default_factory=dict)
+
+    def for_date(self, when) -> str:
+        key = ("for_date", str(when))
+        if key not in self._cache:
+            self._cache[key] = self._for_date(when)
+        return self._cache[key]
+
+    def _for_date(self, when) -> str:
+        versions = self.tables["rule_versions"].assign(d=lambda d: pd.to_datetime(d["effective_from"]))
+        ok = versions[versions["d"] <= pd.Timestamp(when)]
+        if ok.empty:
+            raise SwedenRulesError(f"no Swedish rule version in effect on {pd.Timestamp(when).date()} "
+                                   f"(the first takes effect {versions['d'].min().date()})")
+        return str(ok.sort_values("d").iloc[-1]["rule_version"])
+
+    def param(self, name: str, version: str = "se-2009") -> Fraction:
+        p = self.tables["parameters"]
+        row = p[(p["rule_version"] == version) & (p["name"] == name)]
+        if row.empty:
+            raise SwedenRulesError(f"parameters.csv has no {name!r} for {version}")
+        return frac(row.iloc[0]["value"])
+
+    def scale(self, scale: str, version: str = "se-2009") -> pd.Series:
+        s = self.tables["scales"]
+        return s[(s["rule_version"] == version) & (s["scale"] == scale)].iloc[0]
+
+    def printed_rows(self, table: str, version: str = "se-2009") -> dict[int, list[tuple[str, int]]]:
+        key = ("printed", table, version)
+        if key not in self._cache:
+            t = self.printed[table]
+            t = t[t["rule_version"] == version].sort_values(["size", "place"])
+            self._cache[key] = {int(size): list(zip(g["denomination"], g["points"].astype(int)))
+                                for size, g in t.groupby("size")}
+        return self._cache[key]
+
+
+@lru_cache(maxsize=4)
+def _load(rules_dir: str) -> SwedenRules:
+    d = Path(rules_dir)
+    tables = {name: _read(d / f"{name}.csv", model) for name, model in S.RULE_TABLES.items()}
+    printed = {key: _read(d / f"{file}.csv", model) for key, (file, model) in S.PRINTED_TABLES.items()}
+    return SwedenRules(tables, printed, d)
+
+
+def load_rules(rules_dir: Path | None = None) -> SwedenRules:
+    return _load(str(rules_dir or RULES_DIR))

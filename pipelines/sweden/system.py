@@ -1,0 +1,549 @@
+"""Swedish masterpoints as a rule system of the nightly run (contract: pipelines/core/system.py).
+
+The federation (organisation ``svensk-bridge``) receives from its clubs, in ``inbox/svensk-bridge/<club>/``:
+
+    <event>.event.txt         the event (date, level, form, boards, met ...; docs/sweden.md)
+    <event>.standings.csv     the result list (place, entrant, member numbers ...)
+
+and the office drops ``inbox/svensk-bridge/medlemsregister.csv`` (member number, name, home club);
+a new register replaces the previous one at the same path (a correction, versioned like any source).
+
+The standings file is the unit of posting (its path and hash are on every award line); its event
+file is read from the inbox whichever of the two arrives first. The event id is the pair's path
+without its suffix. One ledger line per player per denomination (bp, sp, gp) per event.
+"""
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path, PurePosixPath
+
+import pandas as pd
+
+from pipelines.core.system import RunContext, SourceFile, SystemBatch
+from pipelines.sweden import awards as A
+from pipelines.sweden.parse import parse_event, parse_members, parse_standings
+from pipelines.sweden.rules import SwedenRules, frac, load_rules
+from pipelines.sweden.travellers import TRAVELLER_SUFFIXES, standings_from_travellers, traveller_suffix
+from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
+from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, SourceRecord
+from schemas.sweden import Clubs, SeResult
+
+SYSTEM_NAME = "sweden"
+EVENT_SUFFIX = ".event.txt"
+STANDINGS_SUFFIX = ".standings.csv"
+REGISTER_NAME = "medlemsregister.csv"
+DEFAULT_SEASON_START = 7
+SILVER = ("silver", "guld", "förhöjt guld")
+
+_AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
+_EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
+_RESULT_COLUMNS = list(SeResult.to_schema().columns)
+
+
+def role_of(source_file: str) -> str | None:
+    name = PurePosixPath(source_file).name.lower()
+    if name.endswith(EVENT_SUFFIX) and len(name) > len(EVENT_SUFFIX):
+        return "event"
+    if name.endswith(STANDINGS_SUFFIX) and len(name) > len(STANDINGS_SUFFIX):
+        return "standings"
+    if name == REGISTER_NAME:
+        return "register"
+    if traveller_suffix(source_file):
+        return "standings"
+    return None
+
+
+def event_key(source_file: str) -> str:
+    low = source_file.lower()
+    for suffix in (EVENT_SUFFIX, STANDINGS_SUFFIX) + TRAVELLER_SUFFIXES:
+        if low.endswith(suffix):
+            return source_file[: -len(suffix)]
+    return source_file
+
+
+def season_label(d, start_month: int) -> str:
+    d = pd.Timestamp(d)
+    y = d.year - (1 if d.month < start_month else 0)
+    return str(y) if start_month == 1 else f"{y}/{(y + 1) % 100:02d}"
+
+
+def load_clubs(data_dir: Path, org: pd.Series) -> pd.DataFrame:
+    options = json.loads(org.get("options") or "{}")
+    path = Path(data_dir) / options.get("club_register", "rules/sweden/clubs.csv")
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False).astype({"members": "int64"})
+    return Clubs.validate(raw)
+
+
+@dataclass
+class _File:
+    source_file: str
+    path: Path
+    sha256: str
+    data: bytes
+    in_batch: bool
+
+
+def _inbox_root(ctx: RunContext, source: SourceFile) -> Path:
+    if ctx.inbox is not None:
+        return Path(ctx.inbox)
+    return source.path.parents[len(PurePosixPath(source.source_file).parts) - 1]
+
+
+def _load(root: Path, source_file: str) -> _File | None:
+    path = root / source_file
+    if not path.is_file():
+        folder = path.parent
+        match = [p for p in folder.iterdir() if p.name.lower() == path.name.lower()] if folder.is_dir() else []
+        if not match:
+            return None
+        path = match[0]
+    data = path.read_bytes()
+    return _File(path.relative_to(root).as_posix(), path, hashlib.sha256(data).hexdigest(), data, False)
+
+
+class SwedenSystem:
+    name = SYSTEM_NAME
+    accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
+    lake_tables = {"se_results": SeResult}
+    warehouse_sql = ["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees"]
+    expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
+                        "with the columns plac;par;medlemmar (see docs/sweden.md)")
+
+    def rules(self, ctx: RunContext) -> SwedenRules:
+        return load_rules(Path(ctx.data_dir) / "rules" / "sweden")
+
+    def isolation_groups(self, sources: list[SourceFile]) -> list[list[SourceFile]]:
+        """An event file and its standings file are scored together; anything else alone."""
+        groups: dict[str, list[SourceFile]] = {}
+        for s in sources:
+            key = event_key(s.source_file) if role_of(s.source_file) in ("event", "standings") else s.source_file
+            groups.setdefault(key, []).append(s)
+        return list(groups.values())
+
+    def process(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
+                superseded: set[str]) -> SystemBatch:
+        return _Batch(ctx, org, sources, superseded, self.rules(ctx)).run()
+
+    def warehouse_tables(self, ctx: RunContext, org: pd.Series) -> dict[str, pd.DataFrame]:
+        rules = self.rules(ctx)
+        clubs = load_clubs(ctx.data_dir, org).assign(organisation=org["organisation"])
+        members = pd.DataFrame(columns=["member", "name", "club"])
+        if ctx.inbox is not None:
+            f = _load(Path(ctx.inbox), f"{org['organisation']}/{REGISTER_NAME}")
+            if f is not None:
+                members, _ = parse_members(f.source_file, f.data)
+        fees = rules.tables["fees"][["rule_version", "level", "form", "sek_per_player_session"]].astype(str)
+        weights = rules.tables["session_weights"][["rule_version", "level", "boards_from", "boards_to", "sessions"]].astype(str)
+        return {
+            "se_clubs": clubs[["organisation", "club", "slug", "name", "district", "members"]].astype(str).reset_index(drop=True),
+            "se_members": members[["member", "name", "club"]].astype(str).assign(organisation=org["organisation"]).reset_index(drop=True),
+            "se_fee_rates": fees.reset_index(drop=True),
+            "se_session_weights": weights.reset_index(drop=True),
+        }
+
+    def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
+        from pipelines.sweden.publish import publish_events
+
+        return publish_events(con, org, affected_months, out_dir)
+
+    def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
+        from pipelines.sweden.publish import explain_player
+
+        return explain_player(con, player_id, event_id)
+
+
+SYSTEM = SwedenSystem()
+
+
+class _Batch:
+    def __init__(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], superseded: set[str], rules: SwedenRules):
+        self.ctx, self.org, self.sources, self.superseded, self.rules = ctx, org, sources, superseded, rules
+        self.organisation = org["organisation"]
+        sm = org.get("season_start_month")
+        self.start_month = DEFAULT_SEASON_START if sm is None or pd.isna(sm) else int(sm)
+        self.root = _inbox_root(ctx, sources[0]) if sources else Path(".")
+        self.quarantine: list[tuple[str, str, str]] = []
+        self.posted: dict[str, int] = {}
+        self.awards: list[pd.DataFrame] = []
+        self.events: list[dict] = []
+        self.results: list[pd.DataFrame] = []
+        self.clubs = load_clubs(ctx.data_dir, org)
+        self.silver_count: dict[tuple[str, str], list[pd.Timestamp]] = {}
+
+    def _reject(self, source_file: str, location: str, reason: str) -> None:
+        self.quarantine.append((source_file, location, reason))
+
+    # -- the night ------------------------------------------------------------------------------
+    def run(self) -> SystemBatch:
+        batch = {"event": [], "standings": [], "register": []}
+        for s in self.sources:
+            role = role_of(s.source_file)
+            if role is None:
+                self._reject(s.source_file, "whole file",
+                             f"not a Swedish masterpoint file name: expected <event>{EVENT_SUFFIX}, <event>{STANDINGS_SUFFIX} "
+                             "(or the travellers <event>.pbn, <event>.xml, <event>.travellers.csv) "
+                             f"or {REGISTER_NAME} (the member register, in the organisation folder), found "
+                             f"{PurePosixPath(s.source_file).name!r}; see docs/sweden.md. Rename the file to have it read")
+                continue
+            batch[role].append(_File(s.source_file, s.path, s.sha256, s.read(), True))
+        self.members = self._register(batch["register"])
+        keys: dict[str, dict] = {}
+        for f in batch["event"] + batch["standings"]:
+            keys.setdefault(event_key(f.source_file), {})[role_of(f.source_file)] = f
+        if batch["register"]:
+            # a new member register: result lists held back earlier (e.g. for unknown members) are tried again
+            for source_file in self._held_lists():
+                if event_key(source_file) not in keys:
+                    f = _load(self.root, source_file)
+                    if f is not None:
+                        keys[event_key(source_file)] = {"standings": f}
+        units = []
+        for key, files in keys.items():
+            if "event" not in files:
+                other = _load(self.root, key + EVENT_SUFFIX)
+                if other is not None:
+                    files["event"] = other
+            if "standings" not in files:
+                found = [f for f in (_load(self.root, key + s) for s in (STANDINGS_SUFFIX,) + TRAVELLER_SUFFIXES) if f]
+                if found:
+                    files["standings"] = found[0]
+            units.append((key, files))
+        parsed = [p for p in (self._parse(k, f) for k, f in sorted(units)) if p is not None]
+        parsed.sort(key=lambda p: (p[1]["date"], p[0]))
+        self._history()
+        self.pending: list[tuple] = []
+        # the members of every result list of the night at once: known to the register? listed twice?
+        self.flat = {}
+        if parsed and self.members is not None:
+            allm = pd.concat([st[["location", "entrant", "members"]].assign(key=key) for key, ev, st, files in parsed],
+                             ignore_index=True).explode("members")
+            allm = allm.assign(known=allm["members"].isin(self.members.index),
+                               twice=allm.duplicated(["key", "members"], keep=False))
+            self.flat = dict(tuple(allm.groupby("key", sort=False)))
+        for key, ev, st, files in parsed:
+            self._score(key, ev, st, files)
+        # every competition of the night scored at once (one SQL pass), then posted event by event
+        comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
+        _, players = A.score(self.rules, comps) if comps else (None, None)
+        self._post_all(players)
+        return self._result()
+
+    @staticmethod
+    def _event_of(competition: str) -> str:
+        return competition.split("#", 1)[0]
+
+    def _held_lists(self) -> list[str]:
+        """Result lists whose latest version was quarantined as a whole and never posted."""
+        sources = self.ctx.lake.read("sources", SourceRecord, self.organisation)
+        if sources.empty:
+            return []
+        latest = sources.sort_values(["run_id", "source_file"]).drop_duplicates("source_file", keep="last")
+        held = latest[(latest["status"] == "quarantined") & latest["source_file"].map(lambda f: role_of(str(f)) == "standings")]
+        return sorted(str(f) for f in held["source_file"])
+
+    def _register(self, batch: list[_File]) -> pd.DataFrame | None:
+        f = next((f for f in batch if PurePosixPath(f.source_file).parent.as_posix() == self.organisation), None)
+        for other in batch:
+            if other is not f:
+                self._reject(other.source_file, "whole file",
+                             f"the member register belongs in the organisation folder: {self.organisation}/{REGISTER_NAME}")
+        if f is None:
+            f = _load(self.root, f"{self.organisation}/{REGISTER_NAME}")
+        if f is None:
+            return None
+        members, problems = parse_members(f.source_file, f.data)
+        if f.in_batch:
+            for loc, reason in ((p[1], p[2]) for p in problems):
+                self._reject(f.source_file, loc, reason)
+            self.posted[f.source_file] = len(members)
+        return members.set_index("member")
+
+    def _hold(self, files: dict, reason: str) -> None:
+        for f in files.values():
+            if f.in_batch:
+                self._reject(f.source_file, "whole file", reason)
+
+    def _parse(self, key: str, files: dict):
+        if "event" not in files:
+            self._hold(files, f"waiting for the event file {key}{EVENT_SUFFIX} (datum, nivå, form, brickor ...; docs/sweden.md): "
+                              "the result list is posted the night it arrives and need not be sent again")
+            return None
+        if "standings" not in files:
+            self._hold(files, f"waiting for the result list {key}{STANDINGS_SUFFIX} (plac;par;medlemmar): the event is "
+                              "posted the night it arrives; this event file need not be sent again")
+            return None
+        ev_file, st_file = files["event"], files["standings"]
+        ev, eq = parse_event(ev_file.source_file, ev_file.data)
+        if ev_file.in_batch:
+            self.quarantine.extend(eq)
+        if ev is None:
+            if st_file.in_batch:
+                detail = "; ".join(f"{loc}: {r}" for _, loc, r in eq)
+                self._reject(st_file.source_file, "whole file",
+                             f"held back until the event file {ev_file.source_file} is corrected ({detail}); send the corrected "
+                             "event file, this result list need not be sent again")
+            return None
+        if traveller_suffix(st_file.source_file):
+            if ev["form"] != "par":
+                st, sq = None, [(st_file.source_file, "whole file", f"travellers are read for pairs events only (form: par), "
+                                                                    f"the event file says form: {ev['form']}")]
+            else:
+                st, sq = standings_from_travellers(st_file.source_file, st_file.data)
+        else:
+            st, sq = parse_standings(st_file.source_file, st_file.data, ev["form"])
+        if st_file.in_batch:
+            self.quarantine.extend(sq)
+        if st is None:
+            if not st_file.in_batch:
+                self._reject(ev_file.source_file, "whole file",
+                             f"waiting for a corrected result list {st_file.source_file}: "
+                             + "; ".join(f"{loc}: {r}" for _, loc, r in sq[:5]))
+            elif sq and all(loc != "whole file" for _, loc, _ in sq):
+                self._reject(st_file.source_file, "whole file",
+                             f"event {key} waits for a corrected result list: every award depends on the whole field, so "
+                             f"nothing is posted until the list is sent again to the same path ({len(sq)} problem(s) listed)")
+            return None
+        if not st_file.in_batch:
+            posted = self.ctx.lake.read("events", EventRecord, self.organisation, where="source_file = ? and source_sha256 = ?",
+                                        params=[st_file.source_file, st_file.sha256])
+            if len(posted):
+                self._reject(ev_file.source_file, "whole file",
+                             f"the awards of {key} were posted from the earlier event file; to repost them under these settings "
+                             f"send the result list {st_file.source_file} again with any change (e.g. a line '# ändrad')")
+                return None
+        return key, ev, st, files
+
+    # -- history for the sanction limits ---------------------------------------------------------
+    def _history(self) -> None:
+        ev = self.ctx.lake.read("events", EventRecord, self.organisation)
+        if ev.empty:
+            return
+        ev = ev[~ev["source_file"].isin(self.superseded)]
+        ev = ev[ev["kind"].astype(str).str.startswith("se_silver")]
+        for eid, d in zip(ev["event_id"], ev["event_date"]):
+            club = PurePosixPath(str(eid)).parts[1] if len(PurePosixPath(str(eid)).parts) > 2 else ""
+            self.silver_count.setdefault((club, season_label(d, self.start_month)), []).append(pd.Timestamp(str(d)))
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def _club_of(self, key: str, ev: dict) -> pd.Series | None:
+        parts = PurePosixPath(key).parts
+        slug = parts[1] if len(parts) > 2 else ""
+        if not hasattr(self, "_by_club"):
+            rows = [r for _, r in self.clubs.iterrows()]
+            self._by_club = {r["club"]: r for r in rows}
+            self._by_slug = {r["slug"]: r for r in rows}
+        return self._by_club.get(ev["club"]) if ev.get("club") else self._by_slug.get(slug)
+
+    def _score(self, key: str, ev: dict, st: pd.DataFrame, files: dict) -> None:
+        st_file, ev_file = files["standings"], files["event"]
+        problems: list[tuple[str, str]] = []
+        club = self._club_of(key, ev)
+        if club is None:
+            slug = PurePosixPath(key).parts[1] if len(PurePosixPath(key).parts) > 2 else "(none)"
+            problems.append(("whole file", f"unknown club: folder {slug!r}" + (f" / klubb {ev['club']}" if ev.get("club") else "")
+                             + " is not in the club register (data/rules/sweden/clubs.csv); the office adds the club there"))
+        if self.members is None:
+            self._hold(files, f"waiting for the member register {self.organisation}/{REGISTER_NAME} (medlemsnummer;namn;klubb): "
+                              "players are identified by member number")
+            return
+        try:
+            version = self.rules.for_date(ev["date"])
+        except ValueError as error:
+            problems.append(("whole file", str(error)))
+            version = None
+        # members: known, or guests
+        flat = self.flat.get(key)
+        unknown = flat[~flat["known"]]
+        guests = sorted(set(unknown["members"]))
+        if len(unknown) and not ev["gäster"]:
+            for r in unknown.itertuples():
+                self._reject(st_file.source_file, r.location,
+                             f"medlemmar: member number {r.members} is not in the member register; correct the number, or put "
+                             "'gäster: ja' in the event file if non-members may play (they get no points)")
+            problems.append(("whole file", f"{len(unknown)} unknown member number(s)"))
+        twice = flat[flat["twice"]]
+        for r in twice.drop_duplicates("members").itertuples():
+            problems.append((r.location, f"medlemmar: member {r.members} plays for more than one entrant"))
+        if ev["form"] == "lagbarometer":
+            ties = st[st.duplicated(["section", "place"], keep=False)]
+            for r in ties.itertuples():
+                problems.append((r.location, f"plac: {r.place}= is a tie; in team events ties are always broken "
+                                             "(särskiljning): give each team its own place"))
+        if ev["mitchell"] and not set(st["section"]) <= {"NS", "ÖV"}:
+            problems.append(("whole file", "mitchell: ja needs a sektion column with NS or ÖV on every line"))
+        if ev["divisions"] and not set(st["section"]) <= {"1", "2"}:
+            problems.append(("whole file", "divisioner: ja needs a sektion column with 1 or 2 on every line"))
+        if ev["handikapp"] and st["hcp_place"].isna().all():
+            problems.append(("whole file", "handikapp: ja needs a hcp_plac column (the place on the handicap list)"))
+        comps = []
+        if not problems and version is not None:
+            for section, part in st.groupby("section", sort=True):
+                n = len(part)
+                evc = dict(ev, division=int(section) if ev["divisions"] else None)
+                why = A.check_requirements(self.rules, evc, n, section)
+                problems += [("whole file", w) for w in why]
+                if not why:
+                    comps.append({"competition": f"{key}#{section}" if section else key, "event_id": key, "ev": evc,
+                                  "st": part.reset_index(drop=True), "n": n, "section": section,
+                                  "list": A.event_list(self.rules, evc, n)})
+        if not problems and ev["level"] in SILVER:
+            problems += self._silver_rules(key, ev, st, club)
+        if problems:
+            for loc, reason in problems:
+                if loc != "whole file" or "unknown member" not in reason:
+                    self._reject(st_file.source_file, loc, reason)
+            self._hold({k: f for k, f in files.items() if k == "event"},
+                       f"event {key} cannot be scored: " + "; ".join(r for _, r in problems[:5]))
+            return
+        if ev["level"] in SILVER:
+            self.silver_count.setdefault((club["slug"], season_label(ev["date"], self.start_month)), []).append(pd.Timestamp(ev["date"]))
+        self.pending.append((key, ev, st, files, comps, club, version, guests))
+
+    def _silver_rules(self, key: str, ev: dict, st: pd.DataFrame, club: pd.Series) -> list[tuple[str, str]]:
+        out = []
+        if ev["level"] in ("guld", "förhöjt guld") and not ev["sanction"]:
+            out.append(("whole file", "a gold event needs the sanction reference of Förbundet Svensk Bridge: add 'sanktion: <reference>'"))
+        # openness (pairs and individuals, not championships)
+        op = self.rules.tables["openness"]
+        op = op[op["form"] == ev["form"]]
+        if len(op) and not ev["mästerskap"]:
+            flat = st["members"].explode()
+            home = flat.map(self.members["club"]).dropna()
+            counts = home.value_counts()
+            weights = self.clubs.set_index("club")["members"].reindex(counts.index).fillna(0).astype(int)
+            limits = self.rules.tables["sanction_limits"]
+            def weight(m):
+                row = limits[(limits["members_from"] <= m)].sort_values("members_from").iloc[-1]
+                return int(row["club_weight"])
+            shares = []
+            for c, k in counts.items():
+                w = weight(int(weights[c]))
+                shares += [Decimal(int(k)) / Decimal(len(home)) / w] * w
+            shares.sort(reverse=True)
+            need = int(op["min_clubs"].iloc[0])
+            if len(shares) < need:
+                out.append(("whole file", f"silver status needs players from at least {need} clubs (a club of 100-199 members "
+                                          f"counts as two, 200 or more as three); found {len(shares)}"))
+            for r in op.itertuples():
+                top = sum(shares[: r.top_clubs])
+                if top > Decimal(str(frac(r.max_share).numerator)) / Decimal(frac(r.max_share).denominator):
+                    out.append(("whole file", f"silver status: {r.top_clubs} club(s) may have at most {frac(r.max_share) * 100}% of the "
+                                              f"players, found {(top * 100).quantize(Decimal('0.1'))}% (not for championships: 'mästerskap: ja')"))
+        # team events (a barometer): two clubs suffice; a club of 100+ members may play alone; a smaller
+        # club needs at least 20 % of the players from other clubs (not for championships)
+        if ev["form"] == "lagbarometer" and not ev["mästerskap"] and club is not None:
+            home = st["members"].explode().map(self.members["club"]).dropna()
+            others = (home != club["club"]).sum()
+            need = self.rules.param("team_silver_other_clubs_share")
+            if int(club["members"]) < int(self.rules.param("team_silver_own_club_members")) and len(home) and \
+                    Fraction(int(others), len(home)) < need:
+                out.append(("whole file", f"silver team event of {club['name']} ({club['members']} members): at least "
+                                          f"{int(need * 100)}% of the players must come from other clubs, found "
+                                          f"{int(others)} of {len(home)} (a club of 100 or more members may play alone)"))
+        # sanction limits per club and season
+        if ev["level"] == "silver" and not ev["sanction"] and club is not None:
+            limits = self.rules.tables["sanction_limits"]
+            row = limits[limits["members_from"] <= int(club["members"])].sort_values("members_from").iloc[-1]
+            season = season_label(ev["date"], self.start_month)
+            earlier = self.silver_count.get((club["slug"], season), [])
+            if len(earlier) + 1 > int(row["silver_events_per_season"]):
+                out.append(("whole file", f"{club['name']} ({club['members']} members) may hold {row['silver_events_per_season']} silver "
+                                          f"events in season {season} and this is number {len(earlier) + 1}; add the district's "
+                                          "'sanktion: <reference>' if a further event was sanctioned"))
+            if row["weekday_silver_max"] and pd.Timestamp(ev["date"]).day_of_week < 5:
+                wd = sum(1 for d in earlier if d.day_of_week < 5) + 1
+                if wd > int(row["weekday_silver_max"]):
+                    out.append(("whole file", f"{club['name']} may hold at most {row['weekday_silver_max']} silver events on weekdays "
+                                              f"in season {season}; this is number {wd}; add 'sanktion: <reference>' if sanctioned"))
+        return out
+
+    def _post_all(self, players: pd.DataFrame | None) -> None:
+        """Ledger lines, event records and se_results rows of every scored event of the batch, set-based."""
+        if not self.pending:
+            return
+        meta = pd.DataFrame([{
+            "event_id": key, "event_date": ev["date"], "rule_version": version or "",
+            "season": season_label(ev["date"], self.start_month), "source_file": files["standings"].source_file,
+            "source_sha256": files["standings"].sha256, "aborted": ev["avbruten"], "club": "" if club is None else club["club"],
+            "event_name": ev["name"], "level": ev["level"], "form": ev["form"], "boards": ev["boards"] or 0,
+        } for key, ev, st, files, comps, club, version, guests in self.pending])
+        standings = pd.concat([st.assign(event_id=key, competition=st["section"], field_size=st.groupby("section")["entrant"].transform("size"))
+                               for key, ev, st, *_ in self.pending], ignore_index=True)
+        standings["place_label"] = standings["place"].astype(str) + standings.duplicated(
+            ["event_id", "section", "place"], keep=False).map({True: "=", False: ""})
+        standings["competition_id"] = standings["event_id"] + ("#" + standings["section"]).where(standings["section"] != "", "")
+        # ledger lines: known members with points
+        if players is not None and len(players):
+            lines = players[players["member"].isin(self.members.index) & (players["final"] > 0)]
+            lines = lines.merge(meta[~meta["aborted"]], on="event_id")
+            lines = lines.merge(standings[["competition_id", "entrant", "location"]],
+                                left_on=["competition", "entrant"], right_on=["competition_id", "entrant"], how="left")
+            drafts = pd.DataFrame({
+                "organisation": self.organisation, "system": SYSTEM_NAME, "event_id": lines["event_id"].to_numpy(),
+                "event_date": pd.Series(list(lines["event_date"]), dtype=DATE),
+                "player_id": lines["member"].to_numpy(), "denomination": lines["denomination"].to_numpy(),
+                "points": pd.Series([Decimal(int(v)).quantize(Decimal("0.01")) for v in lines["final"]], dtype=POINTS),
+                "rule_version": lines["rule_version"].to_numpy(), "basis": lines["basis"].to_numpy(),
+                "season": lines["season"].to_numpy(), "source_file": lines["source_file"].to_numpy(),
+                "source_sha256": lines["source_sha256"].to_numpy(), "location": lines["location"].fillna("").to_numpy(),
+            })
+            self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
+            best = lines.groupby(["competition", "entrant", "denomination"])["final"].max().unstack("denomination")
+            standings = standings.merge(best.reset_index(), left_on=["competition_id", "entrant"], right_on=["competition", "entrant"],
+                                        how="left", suffixes=("", "_pts"))
+        for d in ("bp", "sp", "gp"):
+            if d not in standings:
+                standings[d] = 0
+        # event records
+        for key, ev, st, files, comps, club, version, guests in self.pending:
+            note = f"; guests without points: {', '.join(guests)}" if guests else ""
+            if ev["avbruten"]:
+                note += "; aborted or walkover: no points"
+            self.events.append({"event_id": key, "organisation": self.organisation, "system": SYSTEM_NAME,
+                                "event_date": ev["date"], "kind": f"se_{ev['level'].replace(' ', '_')}_{ev['form']}",
+                                "source_file": files["standings"].source_file, "source_sha256": files["standings"].sha256,
+                                "location": f"result list lines {st['line'].min()}–{st['line'].max()}; event file "
+                                            f"{files['event'].source_file}{note}"})
+            self.posted[files["standings"].source_file] = len(st) if files["standings"].in_batch else 0
+            if files["event"].in_batch:
+                self.posted[files["event"].source_file] = 1
+        rows = standings.merge(meta.drop(columns=["aborted"]), on="event_id")
+        zero = Decimal("0.00")
+        frame = pd.DataFrame({
+            "event_id": rows["event_id"], "organisation": self.organisation, "event_date": pd.Series(list(rows["event_date"]), dtype=DATE),
+            "club": rows["club"], "event_name": rows["event_name"], "level": rows["level"], "form": rows["form"],
+            "competition": rows["section"], "field_size": rows["field_size"].astype("int64"), "boards": rows["boards"].astype("int64"),
+            "place": rows["place"].astype("int64"), "place_label": rows["place_label"], "entrant": rows["entrant"],
+            "members": rows["members"].map(" ".join),
+            **{d: pd.Series([zero if pd.isna(v) else Decimal(int(v)).quantize(zero) for v in rows[d]], dtype=POINTS) for d in ("bp", "sp", "gp")},
+            "rule_version": rows["rule_version"], "source_file": rows["source_file"], "source_sha256": rows["source_sha256"],
+            "location": rows["location"], "run_id": self.ctx.run_id,
+        })
+        self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
+
+    def _result(self) -> SystemBatch:
+        names = {s.source_file for s in self.sources}
+        # problems of files read from the inbox but not sent tonight stay with their own earlier quarantine
+        self.quarantine = [q for q in self.quarantine if q[0] in names]
+        q = pd.DataFrame(list(dict.fromkeys(self.quarantine)), columns=["source_file", "location", "reason"])
+        q = q.assign(record=pd.NA)[list(QuarantineDraft.to_schema().columns)] if len(q) else empty_frame(QuarantineDraft)
+        per_file = q[q["location"] != "whole file"].groupby("source_file").size()
+        names = [s.source_file for s in self.sources]
+        records = pd.DataFrame({"source_file": names,
+                                "records_posted": [self.posted.get(n, 0) for n in names],
+                                "records_quarantined": [int(per_file.get(n, 0)) for n in names]})
+        awards = [a for a in self.awards if len(a)]
+        events = pd.DataFrame(self.events, columns=_EVENT_COLUMNS) if self.events else empty_frame(EventRecord)[_EVENT_COLUMNS]
+        if self.events:
+            events = events.astype({"event_date": DATE})
+        results = [r for r in self.results if len(r)]
+        return SystemBatch(
+            events=events,
+            awards=pd.concat(awards, ignore_index=True) if awards else empty_frame(AwardDraft),
+            quarantine=q, records=records,
+            tables={"se_results": pd.concat(results, ignore_index=True) if results else empty_frame(SeResult)},
+        )

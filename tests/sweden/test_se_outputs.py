@@ -1,0 +1,92 @@
+"""Views, publications, explain, corrections, isolation groups and the shared key: value reader."""
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+from pipelines.core.keyvalue import read_key_values
+from pipelines.core.system import SourceFile, get_system
+from se_helpers import ORG, column, post_event, register
+
+
+def test_key_value_reader():
+    kv = read_key_values("datum: 2024-09-03\nNivå = brons\n# kommentar\nnivå: silver\nfel\n".encode("cp1252"),
+                         {"datum": "", "nivå": ""})
+    assert kv.get("datum") == "2024-09-03" and kv.get("nivå") == "brons" and kv.encoding == "cp1252"
+    assert [loc for loc, _ in kv.problems] == ["line 4", "line 5"]
+
+
+def test_isolation_groups_pair_event_and_list():
+    system = get_system("sweden")
+    s = [SourceFile(ORG, f"{ORG}/a/x.event.txt", Path("x"), "0"), SourceFile(ORG, f"{ORG}/a/x.standings.csv", Path("y"), "0"),
+         SourceFile(ORG, f"{ORG}/medlemsregister.csv", Path("z"), "0")]
+    groups = system.isolation_groups(s)
+    assert sorted(len(g) for g in groups) == [1, 2]
+    assert "plac;par;medlemmar" in system.expected_content
+
+
+def test_views_publications_and_fees(office):
+    register(office)
+    post_event(office, "bk-lavec", "2024-10-01-pub", 8, nivå="brons", brickor="24", namn="<b>Kväll & natt</b>")
+    post_event(office, "bk-lavec", "2024-10-08-kort", 6, nivå="brons", brickor="12", orutinerade="ja")
+    office.run()
+    r = office.query("select * from se_results where event_id like '%pub' order by place")
+    assert list(r["place_label"])[:3] == ["1", "2", "3"] and r["names"][0] == "Spelare 000 Åström – Spelare 001 Åström"
+    h = office.query("select * from se_holdings where member = '200000'")
+    # A1 row 8 winner 16 bp; the novices' event A1 row 6 winner 12 at half: 6 bp → 22 bp = 0.22 mp
+    assert h["bp"][0] == Decimal("22.00") and h["mp"][0] == Decimal("0.22")
+    fees = office.query("select * from se_club_fees")
+    # bronze pairs 2.50 kr per player and session: 16 players × 1 + 12 players × ½ (12 boards) = 22 → 55 kr
+    assert fees["player_sessions"][0] == Decimal("22.00") and fees["amount_sek"][0] == Decimal("55.00")
+    page = (office.state / "publications" / ORG / "bk-lavec" / "2024-10-01-pub" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;b&gt;Kväll &amp; natt&lt;/b&gt;" in page and "<b>Kväll" not in page
+    csv = (office.state / "publications" / ORG / "bk-lavec" / "2024-10-01-pub" / "resultat.csv").read_text(encoding="utf-8")
+    assert csv.splitlines()[0] == "plac;par;namn;medlemmar;klubb;bp;sp;gp"
+    assert csv.splitlines()[1].endswith(";16;;")
+    month = (office.state / "publications" / ORG / "bk-lavec" / "månad-2024-10" / "avgifter.csv").read_text(encoding="utf-8")
+    assert "10001;2024-10;brons;par;1.50;22.00;55.00" in month
+
+
+def test_explain_shows_the_arithmetic(office):
+    register(office)
+    post_event(office, "bk-lavec", "s", 40, nivå="silver", brickor="52", mött="15")
+    office.run()
+    awards = office.query("select basis from awards where player_id = '200004'")
+    # 3rd pair: D row 28 (1 + 15 + 24/2 = 28): 28 19 13 → 13 sp
+    assert awards["basis"][0] == ("silver, 40 pairs, met 15 of 39: 1 + 15 + 24/2 = 28 → row 28, 7 silver places, "
+                                  "bronze 2 × Tabell A2 row 40 to place 14; 3rd place: 13 sp")
+    import duckdb
+
+    from pipelines.sweden.publish import explain_player
+
+    con = duckdb.connect(str(office.state / "warehouse.duckdb"), read_only=True)
+    try:
+        lines = explain_player(con, "200004")
+    finally:
+        con.close()
+    assert lines[0] == "Sverige 200004 Spelare 004 Åström (Gävle BK): 0.00 bp, 13.00 sp, 0.00 gp = 1.30 mp"
+    assert "place 3 of 40, entrant 3: 0 bp, 13 sp, 0 gp" in lines[1]
+
+
+def test_corrected_result_list_reverses_and_reposts(office):
+    register(office)
+    post_event(office, "bk-lavec", "c", 4, nivå="brons", brickor="24")
+    office.run()
+    office.post(f"{ORG}/bk-lavec/c.standings.csv", "plac;par;medlemmar\n1;2;200002 200003\n2;1;200000 200001\n"
+                                                   "3;3;200004 200005\n4;4;200006 200007\n")
+    office.run()
+    net = office.query("select player_id, sum(points) as p from awards group by player_id order by player_id")
+    got = dict(zip(net["player_id"], net["p"].map(int)))
+    assert got["200002"] == 8 and got["200000"] == 6  # A1 row 4: 8, 6
+    assert office.query("select count(*) as n from awards where entry_type = 'reversal'")["n"][0] == 4
+
+
+def test_corrected_event_file_after_posting_asks_for_the_list_again(office):
+    register(office)
+    post_event(office, "bk-lavec", "e", 4, nivå="brons", brickor="24")
+    office.run()
+    office.post(f"{ORG}/bk-lavec/e.event.txt", "datum: 2024-10-01\nnivå: brons\nform: par\nbrickor: 26\n")
+    office.run()
+    q = office.query("select reason from quarantine where source_file like '%e.event.txt'")
+    assert any("send the result list" in r and "again" in r for r in q["reason"])
+    assert office.query("select count(*) as n from awards where entry_type = 'reversal'")["n"][0] == 0
