@@ -186,6 +186,8 @@ def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFi
         names = {s.source_file for s in group}
         if names & set(bad_files):
             withdrawn |= names
+    # a file scored beside the batch (a partner read from the inbox) is withdrawn by name
+    withdrawn |= set(bad_files)
     incidents = [
         Incident(source_files=[f], error="output failed its contract: " + " | ".join(problems)[:2000], traceback="")
         for f, problems in bad_files.items()
