@@ -121,29 +121,43 @@ def classify(files: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
     """Label each scanned file: unchanged | duplicate | correction | new.
 
     `duplicate_of` names the posted path with the same content; `supersedes_sha256` the content
-    a correction replaces.
+    a correction replaces. A duplicate waits while its content stands at another path; when that
+    path is corrected tonight (or its new content is itself a duplicate), the waiting copy (the
+    first by path) is read again and posts ("new"), as a fresh run on this inbox would.
     """
     previous = latest[["organisation", "source_file", "sha256", "status"]].rename(
         columns={"sha256": "previous_sha", "status": "previous_status"}
     )
     files = files.astype({"organisation": "string", "source_file": "string", "sha256": "string"})
     f = files.merge(previous.astype("string"), on=["organisation", "source_file"], how="left")
-    # Content currently standing at some other path (posted, not itself a duplicate).
-    standing = latest.loc[latest["status"] != "duplicate", ["organisation", "sha256", "source_file"]].astype("string").rename(
-        columns={"source_file": "standing_path"}
-    )
-    f = f.merge(standing.drop_duplicates(["organisation", "sha256"]), on=["organisation", "sha256"], how="left")
-    # Two new files with the same content in one night: the first path (sorted) stands.
-    first_new = f.sort_values("source_file").drop_duplicates(["organisation", "sha256"])[["organisation", "sha256", "source_file"]]
-    f = f.merge(first_new.rename(columns={"source_file": "first_path"}), on=["organisation", "sha256"], how="left")
 
     def flag(mask: pd.Series) -> pd.Series:  # NA (no previous version) counts as False
         return mask.fillna(False).astype(bool)
 
     unchanged = flag(f["previous_sha"] == f["sha256"])
+    # Content that keeps standing tonight: posted records (not duplicates) of paths that get no
+    # new record tonight (unchanged, or no longer in the inbox: a removed file stays posted).
+    rerecorded = f.loc[~unchanged, ["organisation", "source_file"]].astype("string").assign(_again=True)
+    kept = latest.loc[latest["status"] != "duplicate", ["organisation", "sha256", "source_file"]].astype("string")
+    kept = kept.merge(rerecorded, on=["organisation", "source_file"], how="left")
+    standing = kept[kept["_again"].isna()].drop(columns="_again").sort_values("source_file").rename(
+        columns={"source_file": "standing_path"}
+    )
+    f = f.merge(standing.drop_duplicates(["organisation", "sha256"]), on=["organisation", "sha256"], how="left")
+    # A waiting duplicate whose content stands nowhere any more competes with tonight's files.
+    orphan = unchanged & flag(f["previous_status"] == "duplicate") & f["standing_path"].isna()
+    candidate = ~unchanged | orphan
+    # Two new files with the same content in one night: the first path (sorted) stands.
+    first_new = f[candidate].sort_values("source_file").drop_duplicates(["organisation", "sha256"])[
+        ["organisation", "sha256", "source_file"]
+    ]
+    f = f.merge(first_new.rename(columns={"source_file": "first_path"}), on=["organisation", "sha256"], how="left")
+    promoted = orphan & flag(f["first_path"] == f["source_file"])
+    unchanged = unchanged & ~promoted  # other orphans keep waiting, unchanged
+
     dup_of_posted = ~unchanged & flag(f["standing_path"].notna() & (f["standing_path"] != f["source_file"]))
     dup_in_batch = ~unchanged & ~dup_of_posted & flag(f["first_path"] != f["source_file"])
-    correction = ~unchanged & ~dup_of_posted & ~dup_in_batch & flag(f["previous_sha"].notna())
+    correction = ~unchanged & ~promoted & ~dup_of_posted & ~dup_in_batch & flag(f["previous_sha"].notna())
     status = pd.Series("new", index=f.index, dtype="string")
     status = status.mask(correction, "correction").mask(dup_in_batch | dup_of_posted, "duplicate").mask(unchanged, "unchanged")
     duplicate_of = f["standing_path"].where(dup_of_posted, f["first_path"].where(dup_in_batch))

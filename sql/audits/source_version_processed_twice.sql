@@ -14,10 +14,13 @@ sequenced as (
         source_file,
         sha256,
         run_id,
-        lag(sha256) over (partition by organisation, source_file order by run_id) as previous_sha256
+        lag(sha256) over (partition by organisation, source_file order by run_id) as previous_sha256,
+        lag(status) over (partition by organisation, source_file order by run_id) as previous_status
     from lake_sources
 )
 
 select organisation, source_file, sha256, run_id
 from sequenced
 where sha256 = previous_sha256
+    -- a duplicate read again because the content it duplicated no longer stands is not a repeat
+    and previous_status <> 'duplicate'

@@ -17,17 +17,7 @@ from pipelines.core.system import SourceFile
 SAMPLES = DATA_DIR / "samples" / "inbox"
 
 
-def _office_class():
-    # the root conftest's Office (several conftest modules share the name, so load it by path)
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("root_conftest", Path(__file__).resolve().parents[1] / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.Office
-
-
-Office = _office_class()
+from office import Office  # noqa: E402 - tests/office.py (on sys.path)
 
 # one sample file per rule system that posts cleanly on its own
 TARGETS = {

@@ -1,0 +1,59 @@
+"""A federation office in a temp folder, for tests: importable by name (`from office import Office`),
+unlike conftest modules, which several folders have."""
+from __future__ import annotations
+
+import shutil
+from datetime import date
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from pipelines.core import run as nightly
+from pipelines.core.settings import DATA_DIR
+
+AS_OF = date(2026, 12, 2)
+
+
+class Office:
+    """A federation office in a temp folder: an inbox, a state folder, and the nightly run.
+
+    Runs use a copy of data/ holding only the organisations that have a folder in this inbox,
+    so a test of one rule system does not run (or wait for) the others.
+    """
+
+    def __init__(self, root: Path):
+        self.inbox = root / "inbox"
+        self.state = root / "var"
+        self.data = root / "data"
+        self.inbox.mkdir()
+        shutil.copytree(DATA_DIR, self.data, ignore=shutil.ignore_patterns("samples"))
+
+    def data_dir(self) -> Path:
+        present = {p.name for p in self.inbox.iterdir() if p.is_dir()}
+        organisations = self.data / "organisations"
+        shutil.rmtree(organisations)
+        organisations.mkdir()
+        for settings in (DATA_DIR / "organisations").glob("*.toml"):
+            if settings.stem in present:
+                shutil.copy(settings, organisations / settings.name)
+        return self.data
+
+    def post(self, relpath: str, text: str | bytes) -> Path:
+        path = self.inbox / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    def run(self, as_of: date = AS_OF) -> nightly.RunResult:
+        return nightly.run(self.inbox, self.state, as_of, self.data_dir())
+
+    def query(self, sql: str, params=None) -> pd.DataFrame:
+        con = duckdb.connect(str(self.state / "warehouse.duckdb"), read_only=True)
+        try:
+            return con.sql(sql, params=params).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+        finally:
+            con.close()
