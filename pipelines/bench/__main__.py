@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-BENCHMARKS = ["mahjong", "bridge"]
+BENCHMARKS = ["mahjong", "bridge", "sweden"]
 OUT = Path("bench-out")
 
 
