@@ -233,13 +233,14 @@ def _score_number(s: pd.Series) -> tuple[pd.Series, pd.Series]:
     t = t.str.replace("−", "-", regex=False).str.replace("+", "", regex=False)
     ew = t.str.startswith("EW")
     t = t.str.replace(r"^(NS|EW)\s*", "", regex=True)
-    digits = t.str.fullmatch(r"-?\d{1,18}").fillna(False)
-    num = pd.to_numeric(t.where(digits), errors="coerce").astype("Int64")
+    digits = t.str.fullmatch(r"-?\d+").fillna(False)
+    huge = digits & (t.str.lstrip("-").str.lstrip("0").str.len() > 6)  # more digits than any score: not parsed
+    num = pd.to_numeric(t.where(digits & ~huge), errors="coerce").astype("Int64")
     num = num.where(~ew, -num)
     absent = t.isin(["", "-", "?"])
     reason = pd.Series("", index=s.index, dtype="object")
     reason = reason.mask(~absent & ~digits, "stated score '" + clip_series(raw) + "' is not a number: expected e.g. 420, -50, NS 420 or EW 420")
-    too_big = digits & (num.abs() > MAX_SCORE).fillna(False)
+    too_big = huge | (digits & (num.abs() > MAX_SCORE).fillna(False))
     reason = reason.mask(too_big, "stated score '" + clip_series(raw) + f"' is not a possible bridge score (scores lie between -{MAX_SCORE} and {MAX_SCORE})")
     return num.where(~too_big), reason
 

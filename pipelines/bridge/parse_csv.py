@@ -103,6 +103,10 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
         else:
             ok_rows.append(r)
             ok_lines.append(n)
+    if not ok_rows and not q_parts:
+        return whole_file_rejected(source_file, "the file has a header row but no traveller lines: expected one line per "
+                                   "result (board, pairs, contract, declarer, result) after the header",
+                                   location=f"line {head_no}")
     df = pd.DataFrame(ok_rows, columns=header, dtype="str") if ok_rows else pd.DataFrame(columns=header, dtype="str")
     for c in OPTIONAL:
         if c not in df:

@@ -102,51 +102,54 @@ def _games(text: str) -> tuple[list[dict], list[tuple[str, str]]]:
         cur, section = None, None
 
     i = 0
-    while i < len(lines):
-        no = i + 1
-        s = lines[i].strip()
-        if brace_at is not None:
-            if "}" in s:
-                brace_at = None
-            i += 1
-            continue
-        if not s:
-            close()
-        elif s.startswith("%") or s.startswith(";"):
-            pass
-        elif s.startswith("{"):
-            if "}" not in s:
-                if no_close_after is not None:
-                    problems.append((f"line {no}", "a comment opened with '{' is never closed (no '}' follows in the "
-                                     "file); the lines after it are read as they are: close the comment"))
-                else:
-                    brace_at = i
-        else:
-            m = _match_tag(s)
-            if m:
-                name, value = m.group(1), m.group(2)
-                if cur is not None and name in cur["tags"]:
-                    close()  # the blank line before this game is missing
-                if cur is None:
-                    cur = {"tags": {}, "tables": {}, "line": no}
-                cur["tags"][name] = (value, no)
-                section = name if (name in _SECTION_TAGS or name.endswith("Table")) else None
-                if name.endswith("Table"):
-                    cur["tables"][name] = (value, no, [])
-            elif cur is not None and section is not None:
-                if section in cur["tables"]:
-                    cur["tables"][section][2].append((s, no))
-                # else: auction calls or played cards, which are not read
+    while True:
+        while i < len(lines):
+            no = i + 1
+            s = lines[i].strip()
+            if brace_at is not None:
+                if "}" in s:
+                    brace_at = None
+                i += 1
+                continue
+            if not s:
+                close()
+            elif s.startswith("%") or s.startswith(";"):
+                pass
+            elif s.startswith("{"):
+                if "}" not in s:
+                    if no_close_after is not None:
+                        problems.append((f"line {no}", "a comment opened with '{' is never closed (no '}' follows in the "
+                                         "file); the lines after it are read as they are: close the comment"))
+                    else:
+                        brace_at = i
             else:
-                after = f"after the [{list(cur['tags'])[-1]}] tag, which takes no data lines" if cur is not None else (
-                    "outside any game")
-                problems.append((f"line {no}", f"this line is not understood ({after}): found '{clip(s)}'; {_UNKNOWN_LINE}"))
-        i += 1
-        if i == len(lines) and brace_at is not None:
-            # the comment never closes: report it and read the lines after it as they are
-            problems.append((f"line {brace_at + 1}", "a comment opened with '{' is never closed (no '}' follows in the "
-                             "file); the lines after it are read as they are: close the comment"))
-            i, no_close_after, brace_at = brace_at + 1, brace_at, None
+                m = _match_tag(s)
+                if m:
+                    name, value = m.group(1), m.group(2)
+                    if cur is not None and name in cur["tags"]:
+                        close()  # the blank line before this game is missing
+                    if cur is None:
+                        cur = {"tags": {}, "tables": {}, "line": no}
+                    cur["tags"][name] = (value, no)
+                    section = name if (name in _SECTION_TAGS or name.endswith("Table")) else None
+                    if name.endswith("Table"):
+                        cur["tables"][name] = (value, no, [])
+                elif cur is not None and section is not None:
+                    if section in cur["tables"]:
+                        cur["tables"][section][2].append((s, no))
+                    # else: auction calls or played cards, which are not read
+                else:
+                    after = f"after the [{list(cur['tags'])[-1]}] tag, which takes no data lines" if cur is not None else (
+                        "outside any game")
+                    problems.append((f"line {no}", f"this line is not understood ({after}): found '{clip(s)}'; {_UNKNOWN_LINE}"))
+            i += 1
+        if i < len(lines) or brace_at is None:
+            break
+        # the comment never closes: report it and read the lines after it as they are (once: no '}'
+        # follows, so any later '{' without its '}' on the same line is reported where it stands)
+        problems.append((f"line {brace_at + 1}", "a comment opened with '{' is never closed (no '}' follows in the "
+                         "file); the lines after it are read as they are: close the comment"))
+        i, no_close_after, brace_at = brace_at + 1, brace_at, None
     close()
     # "#" repeats the previous game's value
     prev: dict[str, str] = {}
@@ -281,6 +284,7 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
                           "board; add [Board \"N\"] to the game"))
             continue
         board = tag(g, "Board")
+        shown = clip(board, 20)
         common = {"event_id": event_id, "session": tag(g, "Session") or "1", "board": board,
                   "vulnerable_raw": tag(g, "Vulnerable"), "dealer_raw": tag(g, "Dealer")}
         if "ScoreTable" in g["tables"]:
@@ -291,12 +295,12 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
                 why = ("the ScoreTable header (line " + str(hline) + ") has no PairId_NS/PairId_EW columns: cannot tell who "
                        "played; found " + clip(";".join(names)))
                 if rows:  # each result is reported at its own line
-                    q.extend((f"BOARD {board}, SCORETABLE ROW {i} (line {no})", why) for i, (_, no) in enumerate(rows, start=1))
+                    q.extend((f"BOARD {shown}, SCORETABLE ROW {i} (line {no})", why) for i, (_, no) in enumerate(rows, start=1))
                 else:
-                    q.append((f"BOARD {board}, SCORETABLE (line {hline})", why))
+                    q.append((f"BOARD {shown}, SCORETABLE (line {hline})", why))
                 continue
             for i, (row, no) in enumerate(rows, start=1):
-                loc = f"BOARD {board}, SCORETABLE ROW {i} (line {no})"
+                loc = f"BOARD {shown}, SCORETABLE ROW {i} (line {no})"
                 cells = _row_cells(row, cols)
                 if cells is None:
                     q.append((loc, f"expected {len(cols)} values as in the ScoreTable header, found '{clip(row)}'"))
@@ -316,7 +320,7 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
                              "declarer_raw": _clean(rec.get("Declarer", "")), "result_raw": _clean(rec.get("Result", "")),
                              "score_raw": sns, "adjusted_raw": adjusted, "location": loc})
         elif "Contract" in g["tags"]:
-            loc = f"BOARD {board}, ROOM {tag(g, 'Room') or '?'} (line {g['line']})"
+            loc = f"BOARD {shown}, ROOM {clip(tag(g, 'Room') or '?', 20)} (line {g['line']})"
             home, visit, room = tag(g, "HomeTeam"), tag(g, "VisitTeam"), tag(g, "Room").lower()
             if not (home and visit and room in ("open", "closed")):
                 q.append((loc, "a result without a ScoreTable needs [HomeTeam], [VisitTeam] and [Room \"Open\"|\"Closed\"] to tell who sat North-South"))
