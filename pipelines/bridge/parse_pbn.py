@@ -207,7 +207,9 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     def tag(g, name, default=""):
         return g["tags"].get(name, (default, 0))[0].strip()
 
-    first = games[0]
+    # the event's tags: from the first game that has a [Date] (a file may open with a game of
+    # other tags only, for instance when the blank line after a long first tag is missing)
+    first = next((g for g in games if g["tags"].get("Date", ("", 0))[0].strip() not in ("", "#")), games[0])
     ev_name = tag(first, "Event") or "bridge session"
     ev_date = parse_date(tag(first, "Date").replace("?", ""))
     if ev_date is None:

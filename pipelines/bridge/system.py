@@ -396,6 +396,7 @@ class BridgeSystem:
         quarantine = [_quarantine(parse_q)]
 
         parsed_lines = frames["traveller_lines"][["source_file"]].astype("string")
+        parser_rows = parse_q.loc[parse_q["location"].astype("string") != "whole file", ["source_file"]].astype("string")
 
         # dates in the plausible window (before the months of the lake are computed from them)
         if len(frames["events"]):
@@ -448,16 +449,16 @@ class BridgeSystem:
         # the window, a session already posted from another file): those count as quarantined too.
         own_row = ~quarantine["location"].astype("string").isin(["whole file"]) & ~quarantine["location"].astype("string").str.startswith("event ")
         per_record = quarantine[own_row].groupby(quarantine.loc[own_row, "source_file"].astype("string")).size()
-        parsed = parsed_lines.groupby("source_file").size()
         held_files = set(quarantine.loc[~own_row, "source_file"].astype("string"))
         records = pd.DataFrame({"source_file": [s.source_file for s in sources]})
         n_posted = records["source_file"].map(posted).fillna(0).astype(int)
         n_own = records["source_file"].map(per_record).fillna(0).astype(int)
-        n_parsed = records["source_file"].map(parsed).fillna(0).astype(int)
+        n_in = (records["source_file"].map(parsed_lines.groupby("source_file").size()).fillna(0).astype(int)
+                + records["source_file"].map(parser_rows.groupby("source_file").size()).fillna(0).astype(int))
         held = records["source_file"].isin(held_files)
         records = records.assign(
             records_posted=n_posted,
-            records_quarantined=n_own.where(~held, n_own + (n_parsed - n_posted - n_own).clip(lower=0)),
+            records_quarantined=n_own.where(~held, n_in - n_posted),
         )
         events_out = event_records(tables["bridge_sessions"], tables["bridge_board_results"]) if len(tables["bridge_sessions"]) else \
             empty_frame(EventRecord).drop(columns="run_id")
