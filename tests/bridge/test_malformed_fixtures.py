@@ -235,3 +235,33 @@ def test_a_teams_file_with_one_room_only_beside_a_complete_one_does_not_fail_the
     assert events["source_file"].tolist() == [f"{CLUB}/sunday-teams.pbn"]
     sessions = bridge_office.query("select source_file from bridge_sessions")
     assert sessions["source_file"].tolist() == [f"{CLUB}/sunday-teams.pbn"]
+
+
+def test_the_sample_teams_file_and_a_line_shuffled_copy_in_one_batch(tmp_path):
+    """The reproduction of issue 14 itself (the copy shuffled with a fixed seed): every output
+    passes its contract, and the copy's lines are posted or quarantined, none lost."""
+    import random
+
+    from schemas.ledger import EventRecord
+
+    sample = ROOT / "data" / "samples" / "inbox" / CLUB / "2026-11-15-sunday-teams.pbn"
+    lines = sample.read_text(encoding="utf-8").split("\n")
+    random.Random(1).shuffle(lines)
+    folder = tmp_path / "files"
+    folder.mkdir()
+    (folder / "teams.pbn").write_bytes(sample.read_bytes())
+    (folder / "shuffled.pbn").write_text("\n".join(lines), encoding="utf-8")
+    org = load_organisations(ROOT / "data").loc[CLUB]
+    sources = [SourceFile(CLUB, f"{CLUB}/{p.name}", p, hashlib.sha256(p.read_bytes()).hexdigest())
+               for p in (folder / "teams.pbn", folder / "shuffled.pbn")]
+    ctx = RunContext(run_id="t", as_of=AS_OF, lake=Lake.open(StatePaths(tmp_path / "state")), data_dir=ROOT / "data")
+    batch = SYSTEM.process(ctx, org, sources, pd.DataFrame(columns=["source_file", "source_sha256"]), set())
+    EventRecord.validate(batch.events.assign(run_id="t"))
+    assert batch.events["location"].notna().all()
+    assert batch.events["source_file"].tolist() == [f"{CLUB}/teams.pbn"]
+    rec = batch.records.set_index("source_file")
+    # the sample posts whole (its lines are compared with the pure scoring in test_bridge_pipeline.py);
+    # the shuffled copy is quarantined line by line and posts nothing
+    assert rec.loc[f"{CLUB}/teams.pbn", "records_quarantined"] == 0
+    assert rec.loc[f"{CLUB}/shuffled.pbn", "records_posted"] == 0
+    assert (batch.quarantine["source_file"] == f"{CLUB}/shuffled.pbn").all()
