@@ -23,7 +23,9 @@ import pandas as pd
 from defusedxml import DefusedXmlException, DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 
 from pipelines.bridge.parse_common import (
+    MAX_CELL,
     MAX_NAME,
+    MAX_PLAYERS_CELL,
     clip,
     never_raises,
     entrants_frame,
@@ -186,7 +188,17 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
     if not recs and not q:
         return whole_file_rejected(source_file, "the file has no results: expected <BOARD> elements holding "
                                    "<TRAVELLER_LINE> elements")
-    entrants = entrants_frame(ent_rows)
+    # bounded entrant cells: an over-long one is reported (its pair's lines then name it unknown)
+    fine = []
+    for r in ent_rows:
+        long = next((k for k in ("entrant", "entrant_name", "player_names", "player_ids")
+                     if len(str(r[k])) > (MAX_CELL if k == "entrant" else MAX_PLAYERS_CELL)), None)
+        if long:
+            q.append((f"PARTICIPANTS, {clip(r['entrant'], 20)}", f"this entrant's {long.replace('_', ' ')} cell is "
+                      f"{len(str(r[long])):,} characters long: at most {MAX_CELL if long == 'entrant' else MAX_PLAYERS_CELL} expected"))
+        else:
+            fine.append(r)
+    entrants = entrants_frame(fine)
     parts, qs = [], []
     raw = pd.DataFrame(recs)
     if not raw.empty:
