@@ -147,8 +147,9 @@ def parse_sources(sources: list[SourceFile], organisation: str) -> tuple[dict[st
 def _date_window(events: pd.DataFrame, as_of: date) -> pd.DataFrame:
     """Events dated outside the plausible window: (event_id, source_file, reason)."""
     when = events["event_date"]
-    early = when.map(lambda d: d < EARLIEST_EVENT_DATE).astype(bool)
-    late = when.map(lambda d: d > as_of).astype(bool)
+    dated = when.map(lambda d: isinstance(d, date)).astype(bool)  # the readers give a date or no event
+    early = dated & when.map(lambda d: isinstance(d, date) and d < EARLIEST_EVENT_DATE).astype(bool)
+    late = when.map(lambda d: isinstance(d, date) and d > as_of).astype(bool) | ~dated
     shown = when.astype("string")
     name = events["name"].astype("string").fillna("")
     reason = pd.Series("", index=events.index, dtype="object")
