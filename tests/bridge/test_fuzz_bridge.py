@@ -20,6 +20,7 @@ campaigns.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tempfile
 from datetime import date
@@ -46,7 +47,9 @@ SAMPLES = ROOT / "data" / "samples" / "inbox" / CLUB
 PBN_SEEDS = ["2026-11-09-monday-pairs.pbn", "2026-11-15-sunday-teams.pbn"]
 CSV_SEED = "2026-11-14-saturday-howell.csv"
 INTERNAL = "the file could not be read ("
-FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# BRIDGE_FUZZ_EXAMPLES=500 pytest tests/bridge/test_fuzz_bridge.py for a longer local campaign
+EXAMPLES = int(os.environ.get("BRIDGE_FUZZ_EXAMPLES", "30"))
+FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # values a club's file may hold where a number or a code is expected
 HOSTILE = st.sampled_from([
@@ -242,7 +245,7 @@ FILE = st.one_of(
 
 # process reads whole sample files (up to 1,500 lines each): fewer examples, and no shrinking in
 # the normal suite (a failure prints the generated files; `make fuzz` campaigns go further)
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=max(10, EXAMPLES // 3), deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(st.lists(FILE, min_size=1, max_size=3))
 def test_process_never_raises_and_records_in_equal_posted_plus_quarantined(files):
