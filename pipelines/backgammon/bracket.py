@@ -21,7 +21,7 @@ from . import quarantine as q
 from .frames import empty_tables
 from .reading import clean_text
 from .rules import BackgammonRules, version_in_force
-from .settings import Settings, event_id, parse_date, slug
+from .settings import EARLIEST_YEAR, LATEST_YEAR, Settings, date_problem, event_id, parse_date, slug
 
 COLUMNS = ["date", "bracket", "round", "winner", "loser", "match_length"]
 OPTIONAL_COLUMNS = ["result"]
@@ -43,7 +43,8 @@ RESULT_WORDS = {
     "walkover": "forfeit",
     "w/o": "forfeit",
 }
-_LENGTH = r"(\d+)\s*(?:pt|pts|point|points)?"
+_LENGTH = r"([0-9]{1,4})\s*(?:pt|pts|point|points)?"
+MAX_ROUNDS = 99
 
 
 # --------------------------------------------------------------------------- match rows
@@ -54,15 +55,14 @@ def stage_rows(rows: pd.DataFrame) -> pd.DataFrame:
     result_word = text["result"].str.casefold().fillna("")
     result = result_word.map(RESULT_WORDS).where(result_word != "", "played")
     result = result.where(~(loser_is_bye & (result_word == "")), "bye").astype("str")
-    rounds = text["round"].where(text["round"].str.fullmatch(r"\d+").fillna(False).astype(bool))
+    rounds = text["round"].where(text["round"].str.fullmatch(r"[0-9]{1,2}").fillna(False).astype(bool))
     rounds = pd.to_numeric(rounds).astype("Int64")
-    rounds = rounds.where(rounds >= 1)
+    rounds = rounds.where((rounds >= 1) & (rounds <= MAX_ROUNDS))
     length = pd.to_numeric(text["match_length"].str.extract(f"^{_LENGTH}$", expand=False)).astype("Int64")
-    dates = pd.to_datetime(
-        text["date"].where(text["date"].str.fullmatch(r"\d{4}-\d{2}-\d{2}").fillna(False).astype(bool)),
-        format="%Y-%m-%d",
-        errors="coerce",
-    )
+    shaped = text["date"].str.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}").fillna(False).astype(bool)
+    year = pd.to_numeric(text["date"].str.slice(0, 4).where(shaped), errors="coerce")
+    plausible = (year >= EARLIEST_YEAR) & (year <= LATEST_YEAR)
+    dates = pd.to_datetime(text["date"].where(shaped & plausible), format="%Y-%m-%d", errors="coerce")
     bracket = text["bracket"].map(lambda b: slug(b) or pd.NA if isinstance(b, str) else pd.NA).astype("str")
     staged = pd.DataFrame(
         {
@@ -75,6 +75,7 @@ def stage_rows(rows: pd.DataFrame) -> pd.DataFrame:
             "loser_raw": text["loser"],
             "length_raw": text["match_length"],
             "result_raw": text["result"],
+            "date_plausible": ~(shaped & ~plausible.fillna(False).astype(bool)),
             "event_date": dates,
             "bracket": bracket,
             "round": rounds,
@@ -101,6 +102,10 @@ def stated_places(source_file: str, settings: Settings, groups: pd.DataFrame) ->
         return pd.DataFrame(columns=stated_cols), q.empty(), set()
     locations, reasons, reject, reject_all = [], [], set(), False
     records = []
+    by_bracket = {b: g for b, g in groups.groupby("bracket")}  # one pass, not a filter per line
+    empty = groups.iloc[:0]
+    names = sorted(by_bracket)
+    known_brackets = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
     for line, value in zip(lines["line"], lines["value"]):
         parts = [p.strip() for p in next(csv.reader([value], skipinitialspace=True), [])]
         where = f"line {line}"
@@ -114,15 +119,17 @@ def stated_places(source_file: str, settings: Settings, groups: pd.DataFrame) ->
             date = parse_date(parts[0])
             if date is None:
                 locations.append(where)
-                reasons.append(f"date '{parts[0]}' is not a date like 2025-03-04 (year-month-day)")
-                reject |= set(groups.loc[groups["bracket"] == slug(parts[-3]), "event_key"])
+                reasons.append(date_problem(parts[0]))
+                reject |= set(by_bracket.get(slug(parts[-3]), empty)["event_key"])
                 continue
         brk, player, place = slug(parts[-3]), " ".join(parts[-2].split()), parts[-1]
-        match = groups[(groups["bracket"] == brk) & ((groups["event_date"] == date) if date is not None else True)]
+        match = by_bracket.get(brk, empty)
+        if date is not None:
+            match = match[match["event_date"] == date]
         if match.empty:
             locations.append(where)
             reasons.append(f"bracket '{parts[-3]}'{f' of {date:%Y-%m-%d}' if date is not None else ''} has no matches in this log; "
-                           f"brackets in the log: {', '.join(sorted(groups['bracket'].unique()))}")
+                           f"brackets in the log: {known_brackets}")
             reject_all = True
             continue
         if len(match) > 1:
@@ -308,8 +315,9 @@ def derive(
 
     # 6. what is posted, what is not
     summaries = []
+    lines_of = ok.groupby("event_key")["line"]  # one pass: a loop of filters would be quadratic
     for key in sorted(rejected):
-        lines = ok.loc[ok["event_key"] == key, "line"]
+        lines = lines_of.get_group(key) if key in lines_of.groups else ok["line"].iloc[:0]
         date, brk = key.split("|")
         summaries.append((q.lines_label(lines), f"bracket '{brk}' of {date} not posted ({q.plural(len(lines), 'match line')}) "
                           "because of the problems reported for this log; correct them and send the log again"))

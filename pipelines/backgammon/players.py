@@ -15,7 +15,7 @@ from schemas import backgammon as sch
 from . import quarantine as q
 from .rules import BackgammonRules
 
-_WHOLE = re.compile(r"^\d+$")
+_WHOLE = re.compile(r"^[0-9]{1,6}$")  # matches won: ASCII digits (after NFKC), at most 6
 
 
 def norm_place(labels: pd.Series) -> pd.Series:
@@ -49,8 +49,11 @@ def expected_places(rules: BackgammonRules, version: str) -> str:
     return ", ".join(rows["place_row"])
 
 
+REASON_MAX_RUNS = 10  # a reason repeated on each row of a group names at most this many runs of lines
+
+
 def _joined_lines(lines: pd.Series) -> str:
-    return q.lines_label(lines)
+    return q.lines_label(lines, max_runs=REASON_MAX_RUNS)
 
 
 def stage(rows: pd.DataFrame, events: pd.DataFrame, rules: BackgammonRules) -> pd.DataFrame:
