@@ -150,8 +150,11 @@ def appearances(ok: pd.DataFrame) -> pd.DataFrame:
     win = ok[cols].assign(
         player=ok["winner"], advanced=True, won=ok["result"].eq("played"), lost=False
     )
-    lose = ok.loc[ok["loser"].notna(), cols].assign(
-        player=ok["loser"], advanced=False, won=False, lost=True
+    has_loser = ok["loser"].notna()
+    # assign the loser column of the same rows: a whole column assigned to an empty frame (a
+    # log of byes only) would bring its rows back with missing rounds
+    lose = ok.loc[has_loser, cols].assign(
+        player=ok.loc[has_loser, "loser"], advanced=False, won=False, lost=True
     )
     app = pd.concat([win, lose], ignore_index=True)
     app["player_key"] = app["player"].str.casefold()
@@ -315,7 +318,9 @@ def derive(
 
     # 6. what is posted, what is not
     summaries = []
-    lines_of = ok.groupby("event_key")["line"]  # one pass: a loop of filters would be quadratic
+    keyed_bad = bad.dropna(subset=["event_date", "bracket"])
+    every = pd.concat([ok[["event_key", "line"]], keyed_bad.assign(event_key=_keys(keyed_bad))[["event_key", "line"]]])
+    lines_of = every.groupby("event_key")["line"]  # one pass: a loop of filters would be quadratic
     for key in sorted(rejected):
         lines = lines_of.get_group(key) if key in lines_of.groups else ok["line"].iloc[:0]
         date, brk = key.split("|")

@@ -387,7 +387,8 @@ class _Batch:
         if unit.standings.in_batch:
             self._reject_frame(sq)
         if len(eq):
-            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.itertuples())
+            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.head(5).itertuples()) + (
+                f" (and {len(eq) - 5} more)" if len(eq) > 5 else "")
             if unit.standings.in_batch:
                 self._reject(unit.standings.source_file, "whole file",
                              f"held back until the event settings file {unit.event.source_file} is corrected ({detail}); "
@@ -415,7 +416,8 @@ class _Batch:
         if results.in_batch:
             self._reject_frame(tq)
         if len(eq):
-            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.itertuples())
+            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.head(5).itertuples()) + (
+                f" (and {len(eq) - 5} more)" if len(eq) > 5 else "")
             if results.in_batch:
                 self._reject(results.source_file, "whole file",
                              f"held back until the event settings file {unit.event.source_file} is corrected ({detail}); "

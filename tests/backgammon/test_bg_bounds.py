@@ -121,3 +121,21 @@ def test_isolation_groups_join_files_of_one_event(tmp_path):
     sources = sources_in(tmp_path, ORG, files)
     groups = sorted(sorted(s.source_file.removeprefix(ORG + "/") for s in g) for g in SYSTEM.isolation_groups(sources))
     assert groups == [["a.csv", "copy-of-a.csv"], ["junk.txt"], ["log.csv"], ["novice.csv"]]
+
+
+def test_a_log_of_byes_with_a_bad_line_is_reported_not_raised():
+    # found by the fuzz campaign: line 5 a lone bye, line 6 a match length of 20 digits
+    tables, q = parsed("byes_only_log.csv")
+    assert tables["events"].empty
+    assert ("line 6", "match length '99999999999999999999' is not a number of points from 1 to 9999 such as 7 "
+                      "(blank is allowed)") in set(zip(q["location"], q["reason"]))
+    assert any(loc == "line 6" and "bracket 'main' of 2025-03-11 not posted (1 match line)" in r
+               for loc, r in zip(q["location"], q["reason"]))
+    assert any(loc == "line 5" and "bracket 'consolation'" in r for loc, r in zip(q["location"], q["reason"]))
+
+
+def test_full_width_digits_in_a_match_line():
+    # found by the fuzz campaign: '２０２５-０３-１１,consolation,１,...' is read as 2025-03-11, round 1
+    _, q = parsed("fullwidth_bye_log.csv")
+    assert not any("not a date" in r or "not a round number" in r for r in q["reason"])
+    assert any("the last round (1) of bracket 'consolation'" in r for r in q["reason"])
