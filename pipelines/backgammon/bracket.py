@@ -197,7 +197,8 @@ def stage_bracket(app: pd.DataFrame, derive_keys: set) -> pd.DataFrame:
     staged["went_on"] = ~staged["advanced"] | (staged["round"] == staged["rounds"]) | staged["_next"].eq(True)
     # the last round is the final: one line, played or forfeited
     last = staged[staged["round"] == staged["rounds"]]
-    final = last.groupby("event_key").agg(final_rows=("line", "nunique"), _final_bye=("result", lambda r: r.eq("bye").any()))
+    final = last.assign(_bye=last["result"].eq("bye")).groupby("event_key").agg(
+        final_rows=("line", "nunique"), _final_bye=("_bye", "any"))
     staged = staged.merge(final, left_on="event_key", right_index=True, how="left")
     staged["final_note"] = staged["_final_bye"].map({True: ", one of them a bye", False: ""})
     staged["final_ok"] = (staged["final_rows"] == 1) & ~staged["_final_bye"].astype(bool)
@@ -213,8 +214,16 @@ def derive_players(app: pd.DataFrame, groups: pd.DataFrame, stated: pd.DataFrame
         player_raw=("player", "first"),
         matches_won=("won", "sum"),
         line=("line", "min"),
-        location=("line", q.lines_label),
+        _lines=("line", "size"),
     ).reset_index()
+    # the lines label in Python only for players on several lines (most are: a call per player)
+    several = app.merge(per_player.loc[per_player["_lines"] > 1, key], on=key)
+    labels = several.groupby(key)["line"].agg(q.lines_label).rename("location").reset_index() if len(several) else \
+        pd.DataFrame(columns=[*key, "location"])
+    per_player = per_player.merge(labels, on=key, how="left")
+    per_player["location"] = per_player["location"].where(per_player["location"].notna(),
+                                                          "line " + per_player["line"].astype("str")).astype("str")
+    per_player = per_player.drop(columns="_lines")
     # derived places from the last rounds (elimination_places.csv)
     outcome = app.assign(
         rounds_before_final=app["rounds"] - app["round"],
@@ -318,11 +327,14 @@ def derive(
 
     # 6. what is posted, what is not
     summaries = []
+    # one pass each: a loop of filters would be quadratic. A bracket whose every line was
+    # rejected is named by those lines.
     keyed_bad = bad.dropna(subset=["event_date", "bracket"])
-    every = pd.concat([ok[["event_key", "line"]], keyed_bad.assign(event_key=_keys(keyed_bad))[["event_key", "line"]]])
-    lines_of = every.groupby("event_key")["line"]  # one pass: a loop of filters would be quadratic
+    lines_of = ok.groupby("event_key")["line"]
+    bad_lines_of = keyed_bad.assign(event_key=_keys(keyed_bad)).groupby("event_key")["line"]
     for key in sorted(rejected):
-        lines = lines_of.get_group(key) if key in lines_of.groups else ok["line"].iloc[:0]
+        lines = lines_of.get_group(key) if key in lines_of.groups else (
+            bad_lines_of.get_group(key) if key in bad_lines_of.groups else ok["line"].iloc[:0])
         date, brk = key.split("|")
         summaries.append((q.lines_label(lines), f"bracket '{brk}' of {date} not posted ({q.plural(len(lines), 'match line')}) "
                           "because of the problems reported for this log; correct them and send the log again"))
