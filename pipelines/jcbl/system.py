@@ -155,15 +155,16 @@ def _inbox_root(ctx: RunContext, source: SourceFile) -> Path:
 
 
 def _on_disk(root: Path, source_file: str) -> Path | None:
-    """The file at `source_file` under the inbox, matching the name case-insensitively."""
+    """The file at `source_file` under the inbox, matching the name case-insensitively. Links
+    are not followed (the core quarantines them: a partner is read only from inside the inbox)."""
     target = root / source_file
-    if target.is_file():
+    if target.is_file() and not target.is_symlink():
         return target
     folder = target.parent
-    if not folder.is_dir():
+    if not folder.is_dir() or folder.is_symlink():
         return None
     for candidate in folder.iterdir():
-        if candidate.name.lower() == target.name.lower() and candidate.is_file():
+        if candidate.name.lower() == target.name.lower() and candidate.is_file() and not candidate.is_symlink():
             return candidate
     return None
 
@@ -296,7 +297,7 @@ class _Batch:
         if org_dir.is_dir():
             for path in sorted(org_dir.rglob("*")):
                 rel = path.relative_to(self.root).as_posix()
-                if (path.is_file() and role_of(rel) == "opening" and rel not in names
+                if (path.is_file() and not path.is_symlink() and role_of(rel) == "opening" and rel not in names
                         and not any(p.startswith(IGNORED_PREFIXES) for p in PurePosixPath(rel).parts)):
                     files.append(_File(rel, path, "", path.read_bytes(), in_batch=False))
         frames = []

@@ -181,3 +181,16 @@ def test_an_event_scored_as_its_group_alone_posts_once(tmp_path):
     a = whole.awards.sort_values(key).reset_index(drop=True)[key + ["points"]]
     b = separately.sort_values(key).reset_index(drop=True)[key + ["points"]]
     assert len(a) > 0 and a.astype(str).equals(b.astype(str))
+
+
+def test_a_linked_partner_outside_the_inbox_is_not_read(tmp_path):
+    # the event file arrives; its "standings" in the inbox is a link to a file outside it
+    outside = tmp_path / "outside.csv"
+    outside.write_bytes(fixture("even-chance.standings.csv"))
+    inbox = tmp_path / "run"
+    (inbox / "inbox" / ORG).mkdir(parents=True)
+    (inbox / "inbox" / ORG / "e.standings.csv").symlink_to(outside)
+    batch, _ = process(inbox, "jcbl", ORG, {"e.event.txt": fixture("even-chance.event.txt")}, AS_OF)
+    assert batch.awards.empty
+    [reason] = list(batch.quarantine["reason"])
+    assert reason.startswith("waiting for the standings file jcbl-tokyo/e.standings.csv")
