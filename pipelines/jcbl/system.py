@@ -428,7 +428,13 @@ class _Batch:
         problems = tq
         st = None
         if not len(tq):
-            st, problems, _ = standings_from_travellers(results.source_file, frames, event, self.rules)
+            try:
+                st, problems, _ = standings_from_travellers(results.source_file, frames, event, self.rules)
+            except Exception as error:  # noqa: BLE001 - an unexpected failure holds this event, not the night
+                st, problems = None, pd.DataFrame([(results.source_file, "whole file",
+                    f"the travellers could not be turned into standings (an internal error, {type(error).__name__}: "
+                    f"{str(error)[:200]}); please send the file to the office, or send a standings file instead")],
+                    columns=["source_file", "location", "reason"])
             if results.in_batch:
                 self._reject_frame(problems)
         if len(problems):
