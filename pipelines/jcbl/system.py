@@ -221,14 +221,6 @@ class JcblSystem:
         return _Batch(ctx, org, sources, superseded, self.rules(ctx)).run()
 
     # -- warehouse, publications, explain: see publish.py ---------------------------------------
-    def isolation_groups(self, sources: list[SourceFile]) -> list[list[SourceFile]]:
-        """An event's settings and results files are scored together; anything else alone."""
-        groups: dict[str, list[SourceFile]] = {}
-        for s in sources:
-            scored_together = role_of(s.source_file) in ("event", "standings", "travellers")
-            groups.setdefault(event_key(s.source_file).lower() if scored_together else s.source_file, []).append(s)
-        return list(groups.values())
-
     def warehouse_tables(self, ctx: RunContext, org: pd.Series) -> dict[str, pd.DataFrame]:
         kinds = self.rules(ctx).tables["event_kinds"]
         return {"jcbl_event_kinds": kinds[["rule_version", "kind", "label", "description"]].astype(str).reset_index(drop=True)}
