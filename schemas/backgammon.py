@@ -419,6 +419,7 @@ class MatchRowChecks(pa.DataFrameModel):
     loser_raw: Series[str] = pa.Field(nullable=True)
     length_raw: Series[str] = pa.Field(nullable=True)
     result_raw: Series[str] = pa.Field(nullable=True)
+    date_plausible: Series[bool]
     event_date: Series[pa.DateTime] = pa.Field(nullable=True)
     bracket: Series[str] = pa.Field(nullable=True)
     round: Series[pd.Int64Dtype] = pa.Field(nullable=True)
@@ -434,7 +435,11 @@ class MatchRowChecks(pa.DataFrameModel):
 
     @pa.dataframe_check(error="date_unreadable")
     def _date(cls, df: pd.DataFrame) -> pd.Series:
-        return df["event_date"].notna()
+        return df["event_date"].notna() | ~df["date_plausible"]
+
+    @pa.dataframe_check(error="date_implausible")
+    def _date_plausible(cls, df: pd.DataFrame) -> pd.Series:
+        return df["date_plausible"]
 
     @pa.dataframe_check(error="bracket_missing")
     def _bracket(cls, df: pd.DataFrame) -> pd.Series:

@@ -21,7 +21,7 @@ from . import quarantine as q
 from .frames import empty_tables
 from .reading import clean_text
 from .rules import BackgammonRules, version_in_force
-from .settings import Settings, event_id, parse_date, slug
+from .settings import EARLIEST_YEAR, LATEST_YEAR, Settings, date_problem, event_id, parse_date, slug
 
 COLUMNS = ["date", "bracket", "round", "winner", "loser", "match_length"]
 OPTIONAL_COLUMNS = ["result"]
@@ -43,7 +43,8 @@ RESULT_WORDS = {
     "walkover": "forfeit",
     "w/o": "forfeit",
 }
-_LENGTH = r"(\d+)\s*(?:pt|pts|point|points)?"
+_LENGTH = r"([0-9]{1,4})\s*(?:pt|pts|point|points)?"
+MAX_ROUNDS = 99
 
 
 # --------------------------------------------------------------------------- match rows
@@ -54,15 +55,14 @@ def stage_rows(rows: pd.DataFrame) -> pd.DataFrame:
     result_word = text["result"].str.casefold().fillna("")
     result = result_word.map(RESULT_WORDS).where(result_word != "", "played")
     result = result.where(~(loser_is_bye & (result_word == "")), "bye").astype("str")
-    rounds = text["round"].where(text["round"].str.fullmatch(r"\d+").fillna(False).astype(bool))
+    rounds = text["round"].where(text["round"].str.fullmatch(r"[0-9]{1,2}").fillna(False).astype(bool))
     rounds = pd.to_numeric(rounds).astype("Int64")
-    rounds = rounds.where(rounds >= 1)
+    rounds = rounds.where((rounds >= 1) & (rounds <= MAX_ROUNDS))
     length = pd.to_numeric(text["match_length"].str.extract(f"^{_LENGTH}$", expand=False)).astype("Int64")
-    dates = pd.to_datetime(
-        text["date"].where(text["date"].str.fullmatch(r"\d{4}-\d{2}-\d{2}").fillna(False).astype(bool)),
-        format="%Y-%m-%d",
-        errors="coerce",
-    )
+    shaped = text["date"].str.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}").fillna(False).astype(bool)
+    year = pd.to_numeric(text["date"].str.slice(0, 4).where(shaped), errors="coerce")
+    plausible = (year >= EARLIEST_YEAR) & (year <= LATEST_YEAR)
+    dates = pd.to_datetime(text["date"].where(shaped & plausible), format="%Y-%m-%d", errors="coerce")
     bracket = text["bracket"].map(lambda b: slug(b) or pd.NA if isinstance(b, str) else pd.NA).astype("str")
     staged = pd.DataFrame(
         {
@@ -75,6 +75,7 @@ def stage_rows(rows: pd.DataFrame) -> pd.DataFrame:
             "loser_raw": text["loser"],
             "length_raw": text["match_length"],
             "result_raw": text["result"],
+            "date_plausible": ~(shaped & ~plausible.fillna(False).astype(bool)),
             "event_date": dates,
             "bracket": bracket,
             "round": rounds,
@@ -101,6 +102,10 @@ def stated_places(source_file: str, settings: Settings, groups: pd.DataFrame) ->
         return pd.DataFrame(columns=stated_cols), q.empty(), set()
     locations, reasons, reject, reject_all = [], [], set(), False
     records = []
+    by_bracket = {b: g for b, g in groups.groupby("bracket")}  # one pass, not a filter per line
+    empty = groups.iloc[:0]
+    names = sorted(by_bracket)
+    known_brackets = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
     for line, value in zip(lines["line"], lines["value"]):
         parts = [p.strip() for p in next(csv.reader([value], skipinitialspace=True), [])]
         where = f"line {line}"
@@ -114,15 +119,17 @@ def stated_places(source_file: str, settings: Settings, groups: pd.DataFrame) ->
             date = parse_date(parts[0])
             if date is None:
                 locations.append(where)
-                reasons.append(f"date '{parts[0]}' is not a date like 2025-03-04 (year-month-day)")
-                reject |= set(groups.loc[groups["bracket"] == slug(parts[-3]), "event_key"])
+                reasons.append(date_problem(parts[0]))
+                reject |= set(by_bracket.get(slug(parts[-3]), empty)["event_key"])
                 continue
         brk, player, place = slug(parts[-3]), " ".join(parts[-2].split()), parts[-1]
-        match = groups[(groups["bracket"] == brk) & ((groups["event_date"] == date) if date is not None else True)]
+        match = by_bracket.get(brk, empty)
+        if date is not None:
+            match = match[match["event_date"] == date]
         if match.empty:
             locations.append(where)
             reasons.append(f"bracket '{parts[-3]}'{f' of {date:%Y-%m-%d}' if date is not None else ''} has no matches in this log; "
-                           f"brackets in the log: {', '.join(sorted(groups['bracket'].unique()))}")
+                           f"brackets in the log: {known_brackets}")
             reject_all = True
             continue
         if len(match) > 1:
@@ -143,8 +150,11 @@ def appearances(ok: pd.DataFrame) -> pd.DataFrame:
     win = ok[cols].assign(
         player=ok["winner"], advanced=True, won=ok["result"].eq("played"), lost=False
     )
-    lose = ok.loc[ok["loser"].notna(), cols].assign(
-        player=ok["loser"], advanced=False, won=False, lost=True
+    has_loser = ok["loser"].notna()
+    # assign the loser column of the same rows: a whole column assigned to an empty frame (a
+    # log of byes only) would bring its rows back with missing rounds
+    lose = ok.loc[has_loser, cols].assign(
+        player=ok.loc[has_loser, "loser"], advanced=False, won=False, lost=True
     )
     app = pd.concat([win, lose], ignore_index=True)
     app["player_key"] = app["player"].str.casefold()
@@ -187,7 +197,8 @@ def stage_bracket(app: pd.DataFrame, derive_keys: set) -> pd.DataFrame:
     staged["went_on"] = ~staged["advanced"] | (staged["round"] == staged["rounds"]) | staged["_next"].eq(True)
     # the last round is the final: one line, played or forfeited
     last = staged[staged["round"] == staged["rounds"]]
-    final = last.groupby("event_key").agg(final_rows=("line", "nunique"), _final_bye=("result", lambda r: r.eq("bye").any()))
+    final = last.assign(_bye=last["result"].eq("bye")).groupby("event_key").agg(
+        final_rows=("line", "nunique"), _final_bye=("_bye", "any"))
     staged = staged.merge(final, left_on="event_key", right_index=True, how="left")
     staged["final_note"] = staged["_final_bye"].map({True: ", one of them a bye", False: ""})
     staged["final_ok"] = (staged["final_rows"] == 1) & ~staged["_final_bye"].astype(bool)
@@ -203,8 +214,16 @@ def derive_players(app: pd.DataFrame, groups: pd.DataFrame, stated: pd.DataFrame
         player_raw=("player", "first"),
         matches_won=("won", "sum"),
         line=("line", "min"),
-        location=("line", q.lines_label),
+        _lines=("line", "size"),
     ).reset_index()
+    # the lines label in Python only for players on several lines (most are: a call per player)
+    several = app.merge(per_player.loc[per_player["_lines"] > 1, key], on=key)
+    labels = several.groupby(key)["line"].agg(q.lines_label).rename("location").reset_index() if len(several) else \
+        pd.DataFrame(columns=[*key, "location"])
+    per_player = per_player.merge(labels, on=key, how="left")
+    per_player["location"] = per_player["location"].where(per_player["location"].notna(),
+                                                          "line " + per_player["line"].astype("str")).astype("str")
+    per_player = per_player.drop(columns="_lines")
     # derived places from the last rounds (elimination_places.csv)
     outcome = app.assign(
         rounds_before_final=app["rounds"] - app["round"],
@@ -308,8 +327,14 @@ def derive(
 
     # 6. what is posted, what is not
     summaries = []
+    # one pass each: a loop of filters would be quadratic. A bracket whose every line was
+    # rejected is named by those lines.
+    keyed_bad = bad.dropna(subset=["event_date", "bracket"])
+    lines_of = ok.groupby("event_key")["line"]
+    bad_lines_of = keyed_bad.assign(event_key=_keys(keyed_bad)).groupby("event_key")["line"]
     for key in sorted(rejected):
-        lines = ok.loc[ok["event_key"] == key, "line"]
+        lines = lines_of.get_group(key) if key in lines_of.groups else (
+            bad_lines_of.get_group(key) if key in bad_lines_of.groups else ok["line"].iloc[:0])
         date, brk = key.split("|")
         summaries.append((q.lines_label(lines), f"bracket '{brk}' of {date} not posted ({q.plural(len(lines), 'match line')}) "
                           "because of the problems reported for this log; correct them and send the log again"))

@@ -170,11 +170,12 @@ def parse_match_log(
 
 def detect_format(data: bytes) -> str | None:
     """'results' or 'match_log', from the header line of the table; None when neither."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
+    text, _ = reading.decode("", data)
+    if text is None:
         return None
-    header = next((ln for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")), "")
+    header = next((ln for ln in reading.physical_lines(text) if ln.strip() and not ln.strip().startswith("#")), "")
+    if len(header) > reading.MAX_LINE_CHARS:
+        return None
     for delimiter in (",", ";", "\t"):
         cells = {reading.norm_key(c) for c in header.split(delimiter)}
         if set(bracket.COLUMNS) <= {bracket.ALIASES.get(c, c) for c in cells}:
@@ -200,10 +201,12 @@ def parse_file(
     text, problems = reading.decode(source_file, data)
     if text is None:
         return empty_tables("events", "players"), _finish(problems)
-    header = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")), "")
+    lines = reading.physical_lines(text)
+    first = next((i for i, ln in enumerate(lines, start=1) if ln.strip() and not ln.strip().startswith("#")), None)
+    header = lines[first - 1].strip() if first else ""
     reason = (
         "not a backgammon results file or match log: expected the header line "
         f"'{','.join(RESULT_COLUMNS)}' (results file) or '{','.join(bracket.COLUMNS)}' (match log); "
-        + (f"found '{header}'" if header else "found no table")
+        + (f"found '{reading.show(header)}' on line {first}" if header else "found no table")
     )
     return empty_tables("events", "players"), _finish(q.rows(source_file, ["file"], [reason]))

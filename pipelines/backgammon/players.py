@@ -15,7 +15,7 @@ from schemas import backgammon as sch
 from . import quarantine as q
 from .rules import BackgammonRules
 
-_WHOLE = re.compile(r"^\d+$")
+_WHOLE = re.compile(r"^[0-9]{1,6}$")  # matches won: ASCII digits (after NFKC), at most 6
 
 
 def norm_place(labels: pd.Series) -> pd.Series:
@@ -49,8 +49,11 @@ def expected_places(rules: BackgammonRules, version: str) -> str:
     return ", ".join(rows["place_row"])
 
 
+REASON_MAX_RUNS = 10  # a reason repeated on each row of a group names at most this many runs of lines
+
+
 def _joined_lines(lines: pd.Series) -> str:
-    return q.lines_label(lines)
+    return q.lines_label(lines, max_runs=REASON_MAX_RUNS)
 
 
 def stage(rows: pd.DataFrame, events: pd.DataFrame, rules: BackgammonRules) -> pd.DataFrame:
@@ -82,6 +85,8 @@ def stage(rows: pd.DataFrame, events: pd.DataFrame, rules: BackgammonRules) -> p
     by_event = labelled.groupby("event_key")
     dup_groups = labelled.groupby(["event_key", "_player_key"], dropna=False)
     row_groups = labelled.groupby(["event_key", "place_row"], dropna=False)
+    dup_size = dup_groups["line"].transform("size")
+    row_size = row_groups["line"].transform("size")
     staged = labelled.assign(
         place_known=labelled["place_raw"].isna() | labelled["place_row"].notna(),
         players=(
@@ -90,13 +95,28 @@ def stage(rows: pd.DataFrame, events: pd.DataFrame, rules: BackgammonRules) -> p
             + labelled["extra_players"]
         ).astype("int64"),
         duplicates=dup_groups["line"].transform("size").where(labelled["_player_key"].notna(), 1).astype("int64"),
-        duplicate_lines=dup_groups["line"].transform(_joined_lines).astype("str"),
-        row_count=row_groups["line"].transform("size").where(labelled["place_row"].notna(), 0).astype("int64"),
-        row_lines=row_groups["line"].transform(_joined_lines).astype("str").where(labelled["place_row"].notna()),
+        duplicate_lines=_group_lines(labelled, ["event_key", "_player_key"], dup_size > 1).astype("str"),
+        row_count=row_size.where(labelled["place_row"].notna(), 0).astype("int64"),
+        row_lines=_group_lines(labelled, ["event_key", "place_row"], row_size > 1).astype("str").where(labelled["place_row"].notna()),
     ).pipe(_overlaps)
     return staged[list(sch.ResultRowChecks.to_schema().columns)].astype(
         {"capacity": "Int64", "first_place": "Int64", "rounds": "int64"}
     )
+
+
+def _group_lines(frame: pd.DataFrame, keys: list[str], needed: pd.Series) -> pd.Series:
+    """The lines label of each row's group (``keys``), built once per group and only for the
+    rows that need it (groups of several rows); a row alone gets 'line N'. A label per group in
+    Python for every group would cost a call per player."""
+    single = "line " + frame["line"].astype("str")
+    several = frame[needed.to_numpy()]
+    if several.empty:
+        return single
+    labels = several.groupby(keys, dropna=False)["line"].agg(_joined_lines).rename("_label").reset_index()
+    merged = several[keys].merge(labels, on=keys, how="left")["_label"].to_numpy()
+    out = single.copy()
+    out.loc[several.index] = merged
+    return out
 
 
 def _overlaps(staged: pd.DataFrame) -> pd.DataFrame:

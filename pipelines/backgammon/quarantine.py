@@ -23,7 +23,7 @@ REASONS: dict[str, str] = {
         "players below the 5-8 tie get the per-match award only: leave their place blank"
     ),
     "wins_unreadable": (
-        "matches won '{won_raw}' is not a whole number of 0 or more; write the number of matches "
+        "matches won '{won_raw}' is not a whole number from 0 to 999999; write the number of matches "
         "{player_raw} won (0 if none; byes and forfeits do not count)"
     ),
     "wins_above_rounds": (
@@ -44,10 +44,11 @@ REASONS: dict[str, str] = {
     ),
     # match-log rows
     "date_unreadable": "date '{date_raw}' is not a date like 2025-03-04 (year-month-day)",
+    "date_implausible": "date '{date_raw}' is not a plausible tournament date (years 1900 to 2199); check the year",
     "bracket_missing": "the bracket is blank; write main, consolation or the bracket's name",
-    "round_unreadable": "round '{round_raw}' is not a round number (1, 2, 3, ...)",
+    "round_unreadable": "round '{round_raw}' is not a round number (1, 2, 3, ... up to 99)",
     "winner_missing": "the winner is blank; write the winner's name or member id",
-    "length_unreadable": "match length '{length_raw}' is not a number of points such as 7 (blank is allowed)",
+    "length_unreadable": "match length '{length_raw}' is not a number of points from 1 to 9999 such as 7 (blank is allowed)",
     "result_unknown": "result '{result_raw}' is not one of: blank (played), bye, forfeit",
     "loser_missing": "the loser is blank but the result is not a bye; write the loser, or 'bye' in the result column",
     "bye_with_loser": "the result is a bye but a loser ('{loser_raw}') is named; a bye has no opponent",
@@ -101,8 +102,10 @@ def concat(*frames: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[COLUMNS].astype("str")
 
 
-def lines_label(lines: Iterable[int]) -> str:
-    """'line 7', 'lines 9, 14', 'lines 10–25' (runs of consecutive lines shown as ranges)."""
+def lines_label(lines: Iterable[int], max_runs: int | None = None) -> str:
+    """'line 7', 'lines 9, 14', 'lines 10–25' (runs of consecutive lines shown as ranges).
+    ``max_runs``: show at most that many runs, then '... and N more lines' (for reasons repeated
+    on many rows: a full label on each would be quadratic in the file)."""
     ordered = sorted({int(n) for n in lines})
     if not ordered:
         return "file"
@@ -112,8 +115,13 @@ def lines_label(lines: Iterable[int]) -> str:
             runs[-1][1] = n
         else:
             runs.append([n, n])
-    parts = [f"{a}" if a == b else (f"{a}, {b}" if b == a + 1 else f"{a}–{b}") for a, b in runs]
-    return ("line " if len(ordered) == 1 else "lines ") + ", ".join(parts)
+    shown = runs if max_runs is None else runs[:max_runs]
+    parts = [f"{a}" if a == b else (f"{a}, {b}" if b == a + 1 else f"{a}–{b}") for a, b in shown]
+    label = ("line " if len(ordered) == 1 else "lines ") + ", ".join(parts)
+    if len(shown) < len(runs):
+        rest = sum(b - a + 1 for a, b in runs[len(shown):])
+        label += f" and {rest:,} more line{'s' if rest != 1 else ''}"
+    return label
 
 
 def failures(model, staged: pd.DataFrame) -> pd.DataFrame:

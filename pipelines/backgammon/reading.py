@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -16,6 +17,26 @@ from . import quarantine as q
 
 _SETTING = re.compile(r"^#\s*([A-Za-z][A-Za-z _-]*?)\s*:\s*(.*?)\s*$")
 _DELIMITERS = (",", ";", "\t")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# Bounds (docs/backgammon.md, "Bounds"): a line, a cell or a setting longer than this is a problem
+MAX_LINE_CHARS = 4_000
+MAX_CELL_CHARS = 200
+SHOW_CHARS = 60
+
+
+def show(text: str) -> str:
+    """A found value as a reason quotes it: cut to SHOW_CHARS characters."""
+    text = str(text)
+    return text if len(text) <= SHOW_CHARS else f"{text[:SHOW_CHARS]}… ({len(text):,} characters)"
+
+
+def physical_lines(text: str) -> list[str]:
+    """The lines as an editor numbers them: CR LF, CR or LF end a line (str.splitlines would
+    also split at form feeds, U+2028 ... and shift every later line number)."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def norm_key(text: str) -> str:
@@ -46,9 +67,10 @@ class RawFile:
 
 
 def decode(source_file: str, data: bytes) -> tuple[str | None, pd.DataFrame]:
-    """UTF-8 (with or without BOM). Anything else is quarantined as a whole."""
+    """UTF-8 (with or without BOM), NFKC-normalised (full-width digits, letters and punctuation
+    become ASCII: '１' is 1). Anything else is quarantined as a whole."""
     try:
-        return data.decode("utf-8-sig"), q.empty()
+        return unicodedata.normalize("NFKC", data.decode("utf-8-sig")), q.empty()
     except UnicodeDecodeError as err:
         reason = (
             f"the file is not UTF-8 text (byte 0x{data[err.start]:02x} at position {err.start}); "
@@ -57,8 +79,13 @@ def decode(source_file: str, data: bytes) -> tuple[str | None, pd.DataFrame]:
         return None, q.rows(source_file, ["file"], [reason])
 
 
-def _split_cells(text: str, delimiter: str) -> list[str]:
-    return next(csv.reader([text], delimiter=delimiter, skipinitialspace=True), [])
+def _split_cells(text: str, delimiter: str) -> list[str] | None:
+    """One physical line as cells (a quote never continues onto the next line); None when the
+    csv module refuses the line."""
+    try:
+        return next(csv.reader([text], delimiter=delimiter, skipinitialspace=True), [])
+    except csv.Error:
+        return None
 
 
 def read(
@@ -77,7 +104,7 @@ def read(
     if text is None:
         return raw
     aliases = column_aliases or {}
-    lines = pd.DataFrame({"text": pd.Series(text.splitlines(), dtype="str")})
+    lines = pd.DataFrame({"text": pd.Series(physical_lines(text), dtype="str")})
     lines["line"] = lines.index + 1
     stripped = lines["text"].str.strip()
     is_hash = stripped.str.startswith("#")
@@ -101,13 +128,15 @@ def read(
 
     names = None
     for delimiter in _DELIMITERS:
-        cells = [norm_key(c) for c in _split_cells(header["text"], delimiter)]
+        if len(header["text"]) > MAX_LINE_CHARS:
+            break
+        cells = [norm_key(c) for c in _split_cells(header["text"], delimiter) or []]
         cells = [aliases.get(c, c) for c in cells]
         if set(columns) <= set(cells):
             names = cells
             break
     if names is None:
-        found = header["text"].strip()
+        found = show(header["text"].strip())
         raw.add(
             q.rows(
                 source_file,
@@ -123,7 +152,18 @@ def read(
     keep = [i for i, name in enumerate(names) if name in set(columns) | set(optional_columns)]
     records, lines_ok, bad_loc, bad_reason = [], [], [], []
     for line_no, line_text in zip(body["line"], body["text"]):
+        if len(line_text) > MAX_LINE_CHARS:
+            bad_loc.append(f"line {line_no}")
+            bad_reason.append(
+                f"the line is {len(line_text):,} characters long; a line is at most {MAX_LINE_CHARS:,} characters "
+                f"(is a line break missing?): '{show(line_text.strip())}'"
+            )
+            continue
         cells = _split_cells(line_text, delimiter)
+        if cells is None:
+            bad_loc.append(f"line {line_no}")
+            bad_reason.append(f"the line cannot be split into fields ({', '.join(names)}): '{show(line_text.strip())}'")
+            continue
         if len(cells) > width and not any(c.strip() for c in cells[width:]):
             cells = cells[:width]
         if not any(c.strip() for c in cells):
@@ -131,8 +171,17 @@ def read(
         if len(cells) != width:
             bad_loc.append(f"line {line_no}")
             bad_reason.append(
-                f"expected {width} fields ({', '.join(names)}), found {len(cells)}: '{line_text.strip()}'; "
+                f"expected {width} fields ({', '.join(names)}), found {len(cells)}: '{show(line_text.strip())}'; "
                 f"put a name that contains '{delimiter}' in double quotes"
+                + ("; a '\"' opens a quoted field: is a quote stray?" if '"' in line_text else "")
+            )
+            continue
+        long = [(names[i], c) for i, c in enumerate(cells) if len(c.strip()) > MAX_CELL_CHARS]
+        if long:
+            bad_loc.append(f"line {line_no}")
+            bad_reason.append(
+                f"field {long[0][0]} is {len(long[0][1].strip()):,} characters long; a field is at most "
+                f"{MAX_CELL_CHARS} characters: '{show(long[0][1].strip())}'"
             )
             continue
         records.append([cells[i] for i in keep])

@@ -32,8 +32,11 @@ KEY_ALIASES = {
 INFORMATIONAL = {"director", "venue", "note", "notes", "contact"}
 METHOD_ALIASES = {"players": "players", "rounds": "rounds", "max": "max", "maximum": "max", "higher": "max"}
 _CLUB = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_INT = re.compile(r"^\d+$")
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_INT = re.compile(r"^[0-9]{1,9}$")
+MAX_ROUNDS = 99  # rounds of one event (a 7+ round event uses the last column)
+MAX_SETTING_CHARS = 200
+EARLIEST_YEAR, LATEST_YEAR = 1900, 2199  # a date outside is a typo (and beyond what the lake's dates hold safely)
 
 
 @dataclass(frozen=True)
@@ -76,12 +79,23 @@ def event_id(organisation: str, event_date: pd.Timestamp, event_name: str, brack
 
 
 def parse_date(text: str) -> pd.Timestamp | None:
+    """'YYYY-MM-DD' from EARLIEST_YEAR to LATEST_YEAR, else None."""
     if not _DATE.match(text or ""):
         return None
     try:
-        return pd.Timestamp(dt.date.fromisoformat(text))
+        day = dt.date.fromisoformat(text)
     except ValueError:
         return None
+    if not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
+        return None
+    return pd.Timestamp(day)
+
+
+def date_problem(text: str) -> str:
+    """Why a date text is not a tournament date."""
+    if _DATE.match(text or "") and not EARLIEST_YEAR <= int(text[:4]) <= LATEST_YEAR:
+        return f"date '{text}' has the year {text[:4]}, not a plausible tournament date; check the year"
+    return f"date '{text}' is not a date like 2025-03-04 (year-month-day)"
 
 
 def read_settings(
@@ -106,6 +120,12 @@ def read_settings(
                  f"{', '.join(sorted(known))}; this line is ignored", False)
             )
     frame = frame[frame["key"].isin(known | INFORMATIONAL)]
+    too_long = frame[frame["value"].str.len() > MAX_SETTING_CHARS]
+    for rec in too_long.itertuples():
+        problems.append((f"line {rec.line}", f"setting '{rec.key}' is {len(rec.value):,} characters long; a setting is at "
+                         f"most {MAX_SETTING_CHARS} characters" + ("" if rec.key in known else "; this line is ignored"),
+                         rec.key in known))
+    frame = frame[frame["value"].str.len() <= MAX_SETTING_CHARS]
     single = frame[frame["key"].isin(known - set(spec.repeatable))]
     for key, group in single.groupby("key", sort=True):
         if group["value"].str.strip().nunique() > 1:
@@ -120,7 +140,7 @@ def read_settings(
     if "club" not in out.values and organisation:
         out.values["club"] = organisation
     for key in spec.required:
-        if not out.values.get(key):
+        if not out.values.get(key) and key not in set(too_long["key"]):
             problems.append(("settings", f"missing setting '{key}': add a line '# {key}: ...' above the table "
                              f"({_HINTS[key]})", True))
     for key, default in spec.optional.items():
@@ -139,7 +159,7 @@ def read_settings(
             check("club", False, f"the file says club '{v['club']}' but it was sent to the inbox of '{organisation}'")
     if "date" in spec.required and v.get("date"):
         date = parse_date(v["date"])
-        check("date", date is not None, f"date '{v['date']}' is not a date like 2025-03-04 (year-month-day)")
+        check("date", date is not None, date_problem(v["date"]))
         v["date"] = date
         if date is not None:
             version = version_in_force(pd.Series([date]), rules.versions).iloc[0]
@@ -173,8 +193,8 @@ def read_settings(
         check("multiplier", good, f"MP bonus multiplier '{v['multiplier']}' is not a number above 0 such as 1, 1.5 or 2")
         v["multiplier"] = multiplier
     if "rounds" in spec.required and v.get("rounds"):
-        good = bool(_INT.match(v["rounds"])) and int(v["rounds"]) >= 1
-        check("rounds", good, f"rounds '{v['rounds']}' is not a whole number of 1 or more")
+        good = bool(_INT.match(v["rounds"])) and 1 <= int(v["rounds"]) <= MAX_ROUNDS
+        check("rounds", good, f"rounds '{v['rounds']}' is not a whole number from 1 to {MAX_ROUNDS}")
         v["rounds"] = int(v["rounds"]) if good else None
 
     out.quarantine = q.rows(src, [p[0] for p in problems], [p[1] for p in problems])

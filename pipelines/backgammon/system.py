@@ -32,6 +32,7 @@ from pipelines.backgammon.awards import compute_awards
 from pipelines.backgammon.frames import empty_tables
 from pipelines.backgammon.parse import detect_format, parse_file
 from pipelines.backgammon.quarantine import lines_label
+from pipelines.backgammon.reading import physical_lines
 from pipelines.backgammon.rules import BackgammonRules, load_rules
 from pipelines.core.settings import SettingsError
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
@@ -45,6 +46,10 @@ DEFAULT_SEASON_START = 1  # seasons are calendar years unless the club's setting
 KNOWN_OPTIONS: set[str] = set()  # the [options] table of a backgammon club: none yet
 MULTIPLIER_LIMIT = 10 ** (12 - MULTIPLIER_DECIMALS)  # what decimal(12, 6) holds
 RECORD_MAX_LINES = 12  # a quarantine record quotes at most this many lines of the file
+RECORD_MAX_CHARS = 500  # ... and at most this much of each line
+EXPECTED_CONTENT = ("a backgammon results file ('# key: value' settings, then the header 'player,place,matches_won' "
+                    "and one line per player) or a match log (settings, then 'date,bracket,round,winner,loser,"
+                    "match_length' and one line per match)")
 
 _AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
 _EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
@@ -105,8 +110,10 @@ def _line_numbers(locations: pd.Series) -> pd.DataFrame:
 
 
 def _file_lines(source_file: str, data: bytes) -> pd.DataFrame:
+    """The file's physical lines (numbered as the parser numbers them), each cut to
+    RECORD_MAX_CHARS for quoting."""
     text = data.decode("utf-8-sig", errors="replace")
-    lines = text.splitlines()
+    lines = [ln if len(ln) <= RECORD_MAX_CHARS else ln[:RECORD_MAX_CHARS] + "…" for ln in physical_lines(text)]
     return pd.DataFrame({"source_file": source_file, "line": np.arange(1, len(lines) + 1), "text": lines})
 
 
@@ -139,6 +146,41 @@ class BackgammonSystem:
     accepted_suffixes = (".csv", ".txt", ".tsv")
     lake_tables = {"backgammon_results": BackgammonResult}
     warehouse_sql = ["warehouse/backgammon_results", "warehouse/backgammon_standings"]
+    expected_content = EXPECTED_CONTENT
+
+    def isolation_groups(self, sources: list[SourceFile], rules: BackgammonRules | None = None) -> list[list[SourceFile]]:
+        """Files that must be scored together: files are read one by one, but two files of one
+        night holding the same event (a results file and a match log of one tournament, or a
+        copy) are checked against each other so that the event posts once. So files sharing an
+        event id form one group (transitively); every other file stands alone. A file that
+        cannot be parsed at all stands alone (its retry will quarantine it)."""
+        rules = rules or load_rules()
+        ids: list[set[str]] = []
+        for source in sources:
+            try:
+                tables, _ = parse_file(source.source_file, source.read(), rules=rules, organisation=source.organisation)
+                ids.append(set(tables["events"]["event_id"]))
+            except Exception:  # noqa: BLE001 - grouping never fails; the retry reports the error
+                ids.append(set())
+        parent = list(range(len(sources)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        owner: dict[str, int] = {}
+        for i, events in enumerate(ids):
+            for e in events:
+                if e in owner:
+                    parent[find(i)] = find(owner[e])
+                else:
+                    owner[e] = i
+        groups: dict[int, list[SourceFile]] = {}
+        for i, source in enumerate(sources):
+            groups.setdefault(find(i), []).append(source)
+        return list(groups.values())
 
     def rules(self, ctx: RunContext) -> BackgammonRules:
         return load_rules(Path(ctx.data_dir) / "rules" / "backgammon")
@@ -216,6 +258,9 @@ class _Batch:
         for source in self.sources:  # per file: the parsers read one file's lines at a time
             data = source.read()
             tables, quarantine = parse_file(source.source_file, data, rules=self.rules, organisation=self.organisation)
+            if tables["events"].empty and quarantine.empty:
+                quarantine = pd.DataFrame({"source_file": [source.source_file], "location": ["file"], "reason": [
+                    f"no results found: expected {EXPECTED_CONTENT}"]})
             events.append(tables["events"].assign(input_format=detect_format(data)))
             players.append(tables["players"])
             problems.append(quarantine)

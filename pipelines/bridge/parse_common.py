@@ -42,6 +42,45 @@ def empty_quarantine() -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype="str") for c in QUARANTINE_COLUMNS})
 
 
+# Bounds of what a traveller cell may hold (validation, not crashes: a value outside them is a
+# quarantine reason naming the value, never an overflow further down).
+MAX_BOARD = 999          # board numbers 1..999 (a long multi-session event numbers boards consecutively)
+MAX_SESSION = 99         # sessions 1..99
+MAX_ROUND = 999          # rounds 0..999
+MAX_SCORE = 7600         # the largest bridge score: 7NTXX vulnerable, down 13
+MAX_CELL = 100           # characters in a pair/team number, contract, result, score or similar cell
+MAX_NAME = 200           # characters in an event name, a section or a team name
+MAX_PLAYERS_CELL = 1000  # characters in a cell of player names or national ids
+SHOWN = 60               # characters of a bad value quoted in a reason
+
+
+def clip(text, limit: int = SHOWN) -> str:
+    """A value quoted in a reason: at most ``limit`` characters (the rest as "… (N characters)")."""
+    t = str(text)
+    return t if len(t) <= limit else f"{t[:limit]}… ({len(t):,} characters)"
+
+
+def clip_series(s: pd.Series, limit: int = SHOWN) -> pd.Series:
+    t = s.astype("string").fillna("")
+    n = t.str.len()
+    return t.where(n <= limit, t.str.slice(0, limit) + "… (" + n.astype("string") + " characters)")
+
+
+def physical_lines(text: str) -> list[str]:
+    """The file's lines as an editor numbers them: split at CR LF, CR or LF only (not at the other
+    characters ``str.splitlines`` treats as line breaks, such as form feed or U+2028, which would
+    shift every later line number). A final line break does not start another line."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def nfkc(s: pd.Series) -> pd.Series:
+    """Full-width digits and letters as ASCII (``１２`` → ``12``), vectorised."""
+    return s.astype("string").fillna("").str.normalize("NFKC")
+
+
 def quarantine_frame(source_file: str, location, reason) -> pd.DataFrame:
     loc = pd.Series(location, dtype="object").astype(str)
     rea = pd.Series(reason, dtype="object").astype(str)
@@ -185,15 +224,54 @@ def _norm_seat(s: pd.Series) -> pd.Series:
     return t.astype("str")
 
 
-def _score_number(s: pd.Series) -> pd.Series:
-    """Stated NS score cell -> nullable Int64. ``NS 420``, ``EW 420`` (= NS -420), ``420``,
-    ``-50``; ``-``/``?``/"" -> <NA>."""
-    t = s.astype("string").fillna("").str.strip().str.upper().str.replace('"', "", regex=False)
+def _score_number(s: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Stated NS score cell -> (nullable Int64, reason). ``NS 420``, ``EW 420`` (= NS -420),
+    ``420``, ``-50``; ``-``/``?``/"" -> <NA> (no stated score). Anything else, or a number beyond
+    the largest bridge score, gives a reason ("" when fine)."""
+    raw = nfkc(s).str.strip()
+    t = raw.str.upper().str.replace('"', "", regex=False)
     t = t.str.replace("−", "-", regex=False).str.replace("+", "", regex=False)
     ew = t.str.startswith("EW")
     t = t.str.replace(r"^(NS|EW)\s*", "", regex=True)
-    num = pd.to_numeric(t.where(t.str.fullmatch(r"-?\d{1,5}")), errors="coerce").astype("Int64")
-    return num.where(~ew, -num)
+    digits = t.str.fullmatch(r"-?\d+").fillna(False)
+    huge = digits & (t.str.lstrip("-").str.lstrip("0").str.len() > 6)  # more digits than any score: not parsed
+    num = pd.to_numeric(t.where(digits & ~huge), errors="coerce").astype("Int64")
+    num = num.where(~ew, -num)
+    absent = t.isin(["", "-", "?"])
+    reason = pd.Series("", index=s.index, dtype="object")
+    reason = reason.mask(~absent & ~digits, "stated score '" + clip_series(raw) + "' is not a number: expected e.g. 420, -50, NS 420 or EW 420")
+    too_big = huge | (digits & (num.abs() > MAX_SCORE).fillna(False))
+    reason = reason.mask(too_big, "stated score '" + clip_series(raw) + f"' is not a possible bridge score (scores lie between -{MAX_SCORE} and {MAX_SCORE})")
+    return num.where(~too_big), reason
+
+
+_TEXT_CELLS = {  # cell -> (limit, what a secretary calls it)
+    "board": (MAX_CELL, "board number"), "session": (MAX_CELL, "session number"), "round": (MAX_CELL, "round number"),
+    "section": (MAX_NAME, "section"), "ns_pair": (MAX_CELL, "North-South pair number"),
+    "ew_pair": (MAX_CELL, "East-West pair number"), "contract_raw": (MAX_CELL, "contract"),
+    "declarer_raw": (MAX_CELL, "declarer"), "result_raw": (MAX_CELL, "result"), "score_raw": (MAX_CELL, "score"),
+    "adjusted_raw": (MAX_CELL, "adjusted score"), "vulnerable_raw": (MAX_CELL, "vulnerability"),
+    "dealer_raw": (MAX_CELL, "dealer"),
+}
+
+
+def _whole_number(text: pd.Series, low: int, high: int, what: str, blank_ok: bool) -> tuple[pd.Series, pd.Series]:
+    """A cell holding a whole number in low..high -> (Int64, reason "" when fine)."""
+    t = text.astype("string").fillna("").str.strip()
+    digits = t.str.fullmatch(r"\d{1,18}").fillna(False)
+    num = pd.to_numeric(t.where(digits), errors="coerce").astype("Int64")
+    ok = digits & num.between(low, high).fillna(False)
+    reason = pd.Series("", index=text.index, dtype="object")
+    blank = t == ""
+    reason = reason.mask(~ok & ~(blank & blank_ok), what + " '" + clip_series(t) + f"' is not a whole number from {low} to {high}")
+    return num.where(ok), reason
+
+
+def _some_locations(s: pd.Series, shown: int = 5) -> str:
+    """Up to ``shown`` locations of a group, then how many more (a reason stays short and the
+    work linear, however many lines repeat)."""
+    more = len(s) - shown
+    return "; ".join(s.iloc[:shown]) + (f" and {more} more line(s)" if more > 0 else "")
 
 
 def finalise(
@@ -219,12 +297,22 @@ def finalise(
         m = pd.Series(mask, index=df.index).fillna(False).astype(bool) & (reason == "")
         reason = reason.mask(m, text if isinstance(text, str) else pd.Series(text, index=df.index))
 
-    # Board and session numbers
-    board = pd.to_numeric(df["board"].astype("string").str.strip(), errors="coerce")
-    put(board.isna() | (board < 1), "board number '" + df["board"].astype("string").fillna("") + "' is not a positive whole number")
+    # Full-width digits and letters are read as ASCII wherever a number or code is expected (NFKC),
+    # and no cell may be longer than a bridge value can be.
+    for c, (limit, what) in _TEXT_CELLS.items():
+        df[c] = nfkc(df[c])
+        n = df[c].str.len()
+        put(n > limit, what + " '" + clip_series(df[c]) + "' is " + n.astype("string") + f" characters long: at most {limit} expected")
+
+    # Board, session and round numbers
+    board, why = _whole_number(df["board"], 1, MAX_BOARD, "board number", blank_ok=False)
+    put(why != "", why)
     df["board"] = board.fillna(0).astype("int64")
-    df["session"] = pd.to_numeric(df["session"], errors="coerce").fillna(1).astype("int64")
-    rnd = pd.to_numeric(df["round"].astype("string").str.strip().replace("", pd.NA), errors="coerce")
+    session, why = _whole_number(df["session"], 1, MAX_SESSION, "session number", blank_ok=True)
+    put(why != "", why)
+    df["session"] = session.fillna(1).astype("int64")
+    rnd, why = _whole_number(df["round"], 0, MAX_ROUND, "round number", blank_ok=True)
+    put(why != "", why)
     df["round"] = rnd.astype("Int64")
 
     # Adjusted scores may sit in their own cell, in the contract cell or in the score cell.
@@ -264,7 +352,9 @@ def finalise(
         df["declarer"].where(scorable, ""), df["vulnerable"], df["tricks"].fillna(0).astype("int64").where(scorable, 0),
     )
     df["score_ns"] = pd.Series(s, index=df.index, dtype="Int64").where(scorable)
-    stated = _score_number(df["score_raw"].where(~looks_adjusted(df["score_raw"]), ""))
+    stated, why = _score_number(df["score_raw"].where(~looks_adjusted(df["score_raw"]), ""))
+    put(why != "", why)
+    scorable = scorable & (why == "")
     df["stated_score_ns"] = stated
     disagree = scorable & stated.notna() & (stated != df["score_ns"]).fillna(False)
     tricks_txt = df["tricks"].astype("string").fillna("?")
@@ -308,7 +398,7 @@ def finalise(
         dup = keyed.duplicated(key + [col], keep=False) & (df[col] != "")
         if dup.any():
             d = keyed[dup]
-            where = d.groupby(key + [col])["location"].transform(lambda s: "; ".join(s))
+            where = d.groupby(key + [col])["location"].transform(_some_locations)
             put(dup, pd.Series(side + " pair " + d[col] + " has more than one result on board "
                                + d["board"] + " (" + where + "): a pair plays each board once, so the traveller"
                                " must be corrected", index=d.index).reindex(df.index))

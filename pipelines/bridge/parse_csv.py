@@ -7,17 +7,23 @@ Windows-1252 is accepted as a fallback). Lines starting with ``#`` are comments.
 from __future__ import annotations
 
 import csv
-import io
+import unicodedata
 
 import pandas as pd
 
 from pipelines.bridge.parse_common import (
+    MAX_NAME,
+    MAX_PLAYERS_CELL,
+    clip,
+    clip_series,
+    nfkc,
     never_raises,
     entrants_frame,
     events_frame,
     finalise,
     make_event_id,
     parse_date,
+    physical_lines,
     quarantine_frame,
     split_pair_number,
     whole_file_rejected,
@@ -37,47 +43,95 @@ def _decode(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
+MAX_LINE = 20_000  # characters in one traveller line (a real one is a few hundred)
+_CSV_ERRORS = {
+    "unexpected end of data": "a quoted value (opened with \") is not closed on this line",
+    "',' expected after '\"'": "a quoted value is followed by more text before the next comma",
+}
+
+
+def _split_line(no: int, line: str) -> tuple[list[str] | None, str]:
+    """One physical line as CSV values, or the reason it cannot be read. A value never spans lines:
+    the format has one traveller line per line, so a quote left open is this line's problem and
+    cannot swallow the lines after it."""
+    if len(line) > MAX_LINE:
+        return None, f"the line is {len(line):,} characters long: a traveller line is at most {MAX_LINE:,}"
+    if line.count('"') % 2:
+        return None, ("the line has an odd number of quote characters (\"): a quoted value must open and close on "
+                      "the same line (a traveller line is one line of the file); remove the stray quote")
+    try:
+        return next(csv.reader([line], strict=True)), ""
+    except (csv.Error, StopIteration) as exc:
+        why = _CSV_ERRORS.get(str(exc), str(exc))
+        return None, f"the line cannot be read as comma-separated values ({why})"
+
+
 @never_raises
 def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
-    """Parse a CSV traveller file. Never raises on bad input: problems go to the quarantine frame."""
-    try:
-        text = _decode(data)
-        physical = text.splitlines()
-        content = [(i + 1, ln) for i, ln in enumerate(physical) if ln.strip() and not ln.lstrip().startswith("#")]
-        if not content:
-            return whole_file_rejected(source_file, "the file is empty: expected a header row and traveller lines")
-        reader = csv.reader(io.StringIO("\n".join(ln for _, ln in content)))
-        rows = list(reader)
-    except csv.Error as exc:
-        return whole_file_rejected(source_file, f"not a readable CSV file ({exc})")
-    header = [h.strip().lower() for h in rows[0]]
+    """Parse a CSV traveller file. Never raises on bad input: problems go to the quarantine frame.
+
+    Every physical line is accounted for: the header (and repeats of it), a traveller line, a
+    comment (``#``), a blank line, or a problem naming its physical line number."""
+    text = _decode(data)
+    content = [(i + 1, ln) for i, ln in enumerate(physical_lines(text)) if ln.strip() and not ln.lstrip().startswith("#")]
+    if not content:
+        return whole_file_rejected(source_file, "the file is empty: expected a header row and traveller lines")
+    head_no, head_line = content[0]
+    head, why = _split_line(head_no, head_line)
+    if head is None:
+        return whole_file_rejected(source_file, f"the header row cannot be read: {why}", location=f"line {head_no}")
+    header = [unicodedata.normalize("NFKC", h).strip().lower() for h in head]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         return whole_file_rejected(source_file, "the header row lacks the column(s) " + ", ".join(missing)
-                                   + "; found: " + ", ".join(header), location=f"line {content[0][0]}")
-    body = rows[1:]
-    line_no = [n for n, _ in content[1:]]
+                                   + "; found: " + clip(", ".join(header), 200), location=f"line {head_no}")
+    twice = sorted({h for h in header if h and header.count(h) > 1})
+    if twice:
+        return whole_file_rejected(source_file, "the header row names the column(s) " + ", ".join(twice)
+                                   + " more than once: each column once", location=f"line {head_no}")
     width = len(header)
     q_parts = []
     ok_rows, ok_lines = [], []
-    for n, r in zip(line_no, body):
-        if len(r) != width:
+    for n, line in content[1:]:
+        r, why = _split_line(n, line)
+        if r is None:
+            q_parts.append((f"line {n}", why))
+        elif [unicodedata.normalize("NFKC", h).strip().lower() for h in r] == header:
+            continue  # the header again (two exports pasted together)
+        elif len(r) != width:
             q_parts.append((f"line {n}", f"expected {width} comma-separated values as in the header, found {len(r)}"))
-            continue
-        ok_rows.append(r)
-        ok_lines.append(n)
-    df = pd.DataFrame(ok_rows, columns=header, dtype="str")
+        else:
+            ok_rows.append(r)
+            ok_lines.append(n)
+    if not ok_rows and not q_parts:
+        return whole_file_rejected(source_file, "the file has a header row but no traveller lines: expected one line per "
+                                   "result (board, pairs, contract, declarer, result) after the header",
+                                   location=f"line {head_no}")
+    df = pd.DataFrame(ok_rows, columns=header, dtype="str") if ok_rows else pd.DataFrame(columns=header, dtype="str")
     for c in OPTIONAL:
         if c not in df:
             df[c] = ""
     df = df.fillna("").apply(lambda s: s.str.strip())
     df["location"] = [f"line {n}" for n in ok_lines]
+    for c in ("event_date", "movement", "scoring", "winner_type", "ns_ids", "ew_ids"):
+        df[c] = nfkc(df[c]).str.strip()
+
+    # Field lengths of the event and player cells (the traveller cells are checked by finalise)
+    too_long = pd.Series("", index=df.index, dtype="object")
+    for c, limit in (("event_id", MAX_NAME), ("event_name", MAX_NAME), ("ns_names", MAX_PLAYERS_CELL),
+                     ("ns_ids", MAX_PLAYERS_CELL), ("ew_names", MAX_PLAYERS_CELL), ("ew_ids", MAX_PLAYERS_CELL)):
+        n = df[c].str.len()
+        too_long = too_long.mask((too_long == "") & (n > limit),
+                                 c + " '" + clip_series(df[c]) + "' is " + n.astype("string") + f" characters long: at most {limit} expected")
+    for loc, why in zip(df.loc[too_long != "", "location"], too_long[too_long != ""]):
+        q_parts.append((loc, why))
+    df = df[too_long == ""].copy()
 
     # Event attributes
     dates = df["event_date"].map(parse_date)
     bad_date = dates.isna()
     for loc, val in zip(df.loc[bad_date, "location"], df.loc[bad_date, "event_date"]):
-        q_parts.append((loc, f"event_date '{val}' is not a date: expected YYYY-MM-DD"))
+        q_parts.append((loc, f"event_date '{clip(val)}' is not a date: expected YYYY-MM-DD"))
     df = df[~bad_date].copy()
     dates = dates[~bad_date]
     name = df["event_name"].where(df["event_name"] != "", "bridge session")
@@ -85,13 +139,16 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     movement = df["movement"].str.lower().where(df["movement"] != "", "mitchell")
     bad_mov = ~movement.isin(MOVEMENTS)
     for loc, val in zip(df.loc[bad_mov, "location"], df.loc[bad_mov, "movement"]):
-        q_parts.append((loc, f"movement '{val}' is not one of mitchell, howell, teams"))
+        q_parts.append((loc, f"movement '{clip(val)}' is not one of mitchell, howell, teams"))
     scoring = df["scoring"].str.upper().where(df["scoring"] != "", pd.Series(
         ["TEAMS" if m == "teams" else "MP" for m in movement], index=df.index))
     bad_sc = ~scoring.isin(SCORINGS) & ~bad_mov
     for loc, val in zip(df.loc[bad_sc, "location"], df.loc[bad_sc, "scoring"]):
-        q_parts.append((loc, f"scoring '{val}' is not one of MP, XIMP, BUTLER, TEAMS"))
-    keep = ~bad_mov & ~bad_sc
+        q_parts.append((loc, f"scoring '{clip(val)}' is not one of MP, XIMP, BUTLER, TEAMS"))
+    bad_win = ~df["winner_type"].isin(["", "1", "2"]) & ~bad_mov & ~bad_sc
+    for loc, val in zip(df.loc[bad_win, "location"], df.loc[bad_win, "winner_type"]):
+        q_parts.append((loc, f"winner_type '{clip(val)}' is not 1 (one winner) or 2 (North-South and East-West ranked apart)"))
+    keep = ~bad_mov & ~bad_sc & ~bad_win
     df, dates, movement, scoring = df[keep].copy(), dates[keep], movement[keep], scoring[keep]
     df["movement"] = movement
     df["scoring"] = scoring
@@ -107,7 +164,8 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     # Per session: a file holding two sessions may seat other players under the same pair number in
     # session 2; an event-wide list credited session 2's standings to session 1's players (found by
     # tests/bridge/test_bridge_pipeline_scoring_options.py). Session numbers as finalise reads them.
-    session_no = pd.to_numeric(df["session"], errors="coerce").fillna(1).astype("int64")
+    ses = nfkc(df["session"]).str.strip()
+    session_no = pd.to_numeric(ses.where(ses.str.fullmatch(r"\d{1,2}")), errors="coerce").fillna(1).astype("int64")
     ent_rows = []
     for side, dcol in (("ns", "NS"), ("ew", "EW")):
         sub = df[["event_id", "section", "movement", f"{side}_pair", f"{side}_names", f"{side}_ids"]]

@@ -24,21 +24,42 @@ What is read:
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pandas as pd
 
 from pipelines.bridge.parse_common import (
+    MAX_NAME,
+    MAX_PLAYERS_CELL,
+    clip,
     never_raises,
+    empty_frames,
     entrants_frame,
     events_frame,
     finalise,
     make_event_id,
     parse_date,
+    physical_lines,
     quarantine_frame,
     whole_file_rejected,
 )
 
-_TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]\s*$')
+_TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s*"(.*)"\s*\]$')
+
+
+def _match_tag(s: str):
+    """A tag pair ``[Name "value"]``, optionally followed by a comment on the same line
+    (``; ...`` or ``{...}``). Found with rfind/find and one anchored match: linear in the line."""
+    if not s.startswith("["):
+        return None
+    q = s.rfind('"')
+    j = s.find("]", q + 1) if q > 0 else -1
+    if j < 0:
+        return None
+    rest = s[j + 1:].strip()
+    if rest and not (rest.startswith(";") or (rest.startswith("{") and rest.endswith("}"))):
+        return None
+    return _TAG.match(s[:j + 1])
 _TOKEN = re.compile(r'"[^"]*"|\S+')
 _SCORING = {"MP": "MP", "MATCHPOINTS": "MP", "MP1": "MP", "MP2": "MP", "IMP": "XIMP", "CROSS-IMPS": "XIMP",
             "CROSSIMPS": "XIMP", "XIMP": "XIMP", "BUTLER": "BUTLER", "IMP;BUTLER": "BUTLER", "TEAMS": "TEAMS"}
@@ -51,42 +72,85 @@ def _decode(data: bytes) -> str:
         return data.decode("cp1252", errors="replace")
 
 
-def _games(text: str) -> list[dict]:
-    """Split a PBN text into games: {"tags": {name: (value, line)}, "tables": {name: (header, line, rows)}}."""
+_SECTION_TAGS = {"Auction", "Play"}  # tags followed by data lines (also every "...Table" tag)
+_UNKNOWN_LINE = ("expected a PBN tag such as [Board \"1\"], a row of the score table above it, a comment "
+                 "(%, ; or {...}) or a blank line between games")
+
+
+def _games(text: str) -> tuple[list[dict], list[tuple[str, str]]]:
+    """Split a PBN text into games: {"tags": {name: (value, line)}, "tables": {name: (header, line, rows)},
+    "line": first line}, and the problems of lines that belong nowhere.
+
+    Every physical line is accounted for: a tag, a row of a table (or data of an Auction/Play
+    section), a comment, a blank line, or a problem naming its line. A tag name that repeats within
+    one game means the blank line between two games is missing: the second occurrence starts the
+    next game (nothing of the first game is overwritten). A ``{`` comment never closed is a problem
+    at its line, and the lines after it are read normally. Linear: each line is looked at once (at
+    most twice after an unclosed comment)."""
+    lines = physical_lines(text)
     games: list[dict] = []
+    problems: list[tuple[str, str]] = []
     cur: dict | None = None
     section: str | None = None
-    in_brace = False
-    for no, line in enumerate(text.splitlines(), start=1):
-        s = line.strip()
-        if in_brace:
-            if "}" in s:
-                in_brace = False
-            continue
-        if s.startswith("%") or s.startswith(";"):
-            continue
-        if s.startswith("{"):
-            in_brace = "}" not in s
-            continue
-        if not s:
-            if cur is not None and cur["tags"]:
-                games.append(cur)
-            cur, section = None, None
-            continue
-        m = _TAG.match(s)
-        if m:
-            if cur is None:
-                cur = {"tags": {}, "tables": {}, "line": no}
-            name, value = m.group(1), m.group(2)
-            cur["tags"][name] = (value, no)
-            section = name
-            if name.endswith("Table"):
-                cur["tables"][name] = (value, no, [])
-            continue
-        if cur is not None and section and section in cur["tables"]:
-            cur["tables"][section][2].append((s, no))
-    if cur is not None and cur["tags"]:
-        games.append(cur)
+    brace_at: int | None = None  # index of the line opening the current {comment}
+    no_close_after: int | None = None  # after an unclosed "{": no "}" follows this index
+
+    def close():
+        nonlocal cur, section
+        if cur is not None and cur["tags"]:
+            games.append(cur)
+        cur, section = None, None
+
+    i = 0
+    while True:
+        while i < len(lines):
+            no = i + 1
+            s = lines[i].strip()
+            if brace_at is not None:
+                if "}" in s:
+                    brace_at = None
+                i += 1
+                continue
+            if not s:
+                close()
+            elif s.startswith("%") or s.startswith(";"):
+                pass
+            elif s.startswith("{"):
+                if "}" not in s:
+                    if no_close_after is not None:
+                        problems.append((f"line {no}", "a comment opened with '{' is never closed (no '}' follows in the "
+                                         "file); the lines after it are read as they are: close the comment"))
+                    else:
+                        brace_at = i
+            else:
+                m = _match_tag(s)
+                if m:
+                    name, value = m.group(1), m.group(2)
+                    if cur is not None and name in cur["tags"]:
+                        close()  # the blank line before this game is missing
+                    if cur is None:
+                        cur = {"tags": {}, "tables": {}, "line": no}
+                    cur["tags"][name] = (value, no)
+                    section = name if (name in _SECTION_TAGS or name.endswith("Table")) else None
+                    if name.endswith("Table"):
+                        cur["tables"][name] = (value, no, [])
+                elif cur is not None and section is not None:
+                    if section in cur["tables"]:
+                        cur["tables"][section][2].append((s, no))
+                    # else: auction calls or played cards, which are not read
+                else:
+                    after = f"after the [{list(cur['tags'])[-1]}] tag, which takes no data lines" if cur is not None else (
+                        "outside any game")
+                    problems.append((f"line {no}", f"this line is not understood ({after}): found '{clip(s)}'; {_UNKNOWN_LINE}"))
+            i += 1
+        if i < len(lines) or brace_at is None:
+            break
+        # the comment never closes: report it and read the lines after it as they are (once: no '}'
+        # follows, so any later '{' without its '}' on the same line is reported where it stands)
+        problems.append((f"line {brace_at + 1}", "a comment opened with '{' is never closed (no '}' follows in the "
+                         "file); the lines after it are read as they are: close the comment"))
+        i, no_close_after, brace_at = brace_at + 1, brace_at, None
+    close()
     # "#" repeats the previous game's value
     prev: dict[str, str] = {}
     for g in games:
@@ -94,7 +158,7 @@ def _games(text: str) -> list[dict]:
             if v == "#" and k in prev:
                 g["tags"][k] = (prev[k], n)
         prev.update({k: v for k, (v, _) in g["tags"].items()})
-    return games
+    return games, problems
 
 
 def _columns(header: str) -> list[tuple[str, int | None]]:
@@ -134,20 +198,27 @@ _NAME_SPLIT = re.compile(r"\s+-\s+|\s*&\s*|\s*/\s*|\s*;\s*|\s+–\s+")
 def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
     """Parse a PBN results file. Never raises on bad input: problems go to the quarantine frame."""
     text = _decode(data)
-    games = _games(text)
+    games, q = _games(text)
     if not games:
+        if q:  # lines were there, none of them a game: each is reported
+            return empty_frames(), quarantine_frame(source_file, [l for l, _ in q], [r for _, r in q])
         return whole_file_rejected(source_file, "no PBN games found: expected tag lines such as [Board \"1\"]")
-    q: list[tuple[str, str]] = []
 
     def tag(g, name, default=""):
         return g["tags"].get(name, (default, 0))[0].strip()
 
-    first = games[0]
+    # the event's tags: from the first game that has a [Date] (a file may open with a game of
+    # other tags only, for instance when the blank line after a long first tag is missing)
+    first = next((g for g in games if g["tags"].get("Date", ("", 0))[0].strip() not in ("", "#")), games[0])
     ev_name = tag(first, "Event") or "bridge session"
     ev_date = parse_date(tag(first, "Date").replace("?", ""))
     if ev_date is None:
         return whole_file_rejected(source_file, f"[Date \"{tag(first, 'Date')}\"] is not a date: expected YYYY.MM.DD",
                                    location=f"line {first['tags'].get('Date', ('', first['line']))[1]}")
+    if len(ev_name) > MAX_NAME:
+        return whole_file_rejected(source_file, f"the event name ([Event] tag) is {len(ev_name):,} characters long: at most "
+                                   f"{MAX_NAME} expected; found '{clip(ev_name)}'",
+                                   location=f"line {first['tags'].get('Event', ('', first['line']))[1]}")
     event_id = make_event_id(ev_date, ev_name, source_file)
     scoring_tag = tag(first, "Scoring").upper().replace(" ", "")
 
@@ -165,9 +236,14 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
             for i, (row, no) in enumerate(rows, start=1):
                 cells = _row_cells(row, cols)
                 if cells is None:
-                    q.append((f"{tname.upper()} ROW {i} (line {no})", f"expected {len(cols)} values as in the table header, found '{row}'"))
+                    q.append((f"{tname.upper()} ROW {i} (line {no})", f"expected {len(cols)} values as in the table header, found '{clip(row)}'"))
                     continue
                 rec = dict(zip(names, cells))
+                long_cell = next(((k, v) for k, v in rec.items() if len(v) > MAX_PLAYERS_CELL), None)
+                if long_cell:
+                    q.append((f"{tname.upper()} ROW {i} (line {no})", f"the {long_cell[0]} value is {len(long_cell[1]):,} characters "
+                              f"long: at most {MAX_PLAYERS_CELL} expected; found '{clip(long_cell[1])}'"))
+                    continue
                 pair = _clean(rec.get("PairId") or rec.get("TeamId") or rec.get("Team", ""))
                 if not pair:
                     q.append((f"{tname.upper()} ROW {i} (line {no})", "entrant row without PairId/TeamId"))
@@ -200,8 +276,17 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     recs = []
     for g in games:
         if "Board" not in g["tags"]:
+            # results without a board number cannot be scored: each is reported at its line
+            if "ScoreTable" in g["tables"]:
+                for i, (row, no) in enumerate(g["tables"]["ScoreTable"][2], start=1):
+                    q.append((f"SCORETABLE ROW {i} (line {no})", f"this result belongs to a game without a [Board] tag (the "
+                              f"game starting at line {g['line']}): it cannot be put on a board; add [Board \"N\"] to that game"))
+            elif "Contract" in g["tags"]:
+                q.append((f"line {g['line']}", "this game has a [Contract] but no [Board] tag: the result cannot be put on a "
+                          "board; add [Board \"N\"] to the game"))
             continue
         board = tag(g, "Board")
+        shown = clip(board, 20)
         common = {"event_id": event_id, "session": tag(g, "Session") or "1", "board": board,
                   "vulnerable_raw": tag(g, "Vulnerable"), "dealer_raw": tag(g, "Dealer")}
         if "ScoreTable" in g["tables"]:
@@ -209,14 +294,18 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
             cols = _columns(header)
             names = [c for c, _ in cols]
             if "PairId_NS" not in names or "PairId_EW" not in names:
-                q.append((f"BOARD {board}, SCORETABLE (line {hline})",
-                          "the ScoreTable header has no PairId_NS/PairId_EW columns: cannot tell who played; found " + ";".join(names)))
+                why = ("the ScoreTable header (line " + str(hline) + ") has no PairId_NS/PairId_EW columns: cannot tell who "
+                       "played; found " + clip(";".join(names)))
+                if rows:  # each result is reported at its own line
+                    q.extend((f"BOARD {shown}, SCORETABLE ROW {i} (line {no})", why) for i, (_, no) in enumerate(rows, start=1))
+                else:
+                    q.append((f"BOARD {shown}, SCORETABLE (line {hline})", why))
                 continue
             for i, (row, no) in enumerate(rows, start=1):
-                loc = f"BOARD {board}, SCORETABLE ROW {i} (line {no})"
+                loc = f"BOARD {shown}, SCORETABLE ROW {i} (line {no})"
                 cells = _row_cells(row, cols)
                 if cells is None:
-                    q.append((loc, f"expected {len(cols)} values as in the ScoreTable header, found '{row}'"))
+                    q.append((loc, f"expected {len(cols)} values as in the ScoreTable header, found '{clip(row)}'"))
                     continue
                 rec = dict(zip(names, cells))
                 sns, sew = _clean(rec.get("Score_NS", "")), _clean(rec.get("Score_EW", ""))
@@ -225,15 +314,15 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
                 if sns.endswith("%") or sew.endswith("%") or sns.upper().startswith("A") or sew.upper().startswith("A"):
                     adjusted = f"{sns or ''}/{sew}" if sew else sns
                     sns = ""
-                elif not sns and sew.lstrip("-").isdigit():
-                    sns = str(-int(sew))
+                elif not sns and re.fullmatch(r"-?\d{1,18}", unicodedata.normalize("NFKC", sew)):
+                    sns = str(-int(unicodedata.normalize("NFKC", sew)))
                 recs.append({**common, "section": _clean(rec.get("Section", "")) or tag(g, "Section"),
                              "round": _clean(rec.get("Round", "")), "ns_pair": _clean(rec.get("PairId_NS", "")),
                              "ew_pair": _clean(rec.get("PairId_EW", "")), "contract_raw": contract,
                              "declarer_raw": _clean(rec.get("Declarer", "")), "result_raw": _clean(rec.get("Result", "")),
                              "score_raw": sns, "adjusted_raw": adjusted, "location": loc})
         elif "Contract" in g["tags"]:
-            loc = f"BOARD {board}, ROOM {tag(g, 'Room') or '?'} (line {g['line']})"
+            loc = f"BOARD {shown}, ROOM {clip(tag(g, 'Room') or '?', 20)} (line {g['line']})"
             home, visit, room = tag(g, "HomeTeam"), tag(g, "VisitTeam"), tag(g, "Room").lower()
             if not (home and visit and room in ("open", "closed")):
                 q.append((loc, "a result without a ScoreTable needs [HomeTeam], [VisitTeam] and [Room \"Open\"|\"Closed\"] to tell who sat North-South"))

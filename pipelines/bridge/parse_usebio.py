@@ -23,6 +23,10 @@ import pandas as pd
 from defusedxml import DefusedXmlException, DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 
 from pipelines.bridge.parse_common import (
+    MAX_CELL,
+    MAX_NAME,
+    MAX_PLAYERS_CELL,
+    clip,
     never_raises,
     entrants_frame,
     events_frame,
@@ -93,9 +97,13 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
     movement_of: dict[str, str] = {}
     for ev_i, ev in enumerate(events_el, start=1):
         name = _text(ev, "EVENT_DESCRIPTION") or "bridge session"
+        if len(name) > MAX_NAME:
+            q.append((f"EVENT {ev_i}, EVENT_DESCRIPTION", f"the event description is {len(name):,} characters long: at most "
+                      f"{MAX_NAME} expected; found '{clip(name)}'"))
+            continue
         d = parse_date(_text(ev, "DATE"))
         if d is None:
-            q.append((f"EVENT {ev_i}, DATE", f"DATE '{_text(ev, 'DATE')}' is not a date: expected dd/mm/yyyy"))
+            q.append((f"EVENT {ev_i}, DATE", f"DATE '{clip(_text(ev, 'DATE'))}' is not a date: expected dd/mm/yyyy"))
             continue
         event_id = make_event_id(d, name, source_file)
         ev_type = (ev.get("EVENT_TYPE") or "PAIRS").upper()
@@ -103,7 +111,7 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
         scoring_txt = _text(ev, "BOARD_SCORING_METHOD").upper().replace(" ", "_")
         teams = "TEAM" in ev_type
 
-        state = {"by_direction": False}
+        state = {"by_direction": False, "loose": 0}
 
         def walk(el, session: str, section: str, rnd: str):
             for child in el:
@@ -135,8 +143,14 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                                              "entrant": num.strip(), "entrant_name": p.get("TEAM_NAME") or _text(p, "TEAM_NAME"),
                                              "player_names": "; ".join(_text(x, "PLAYER_NAME") for x in players),
                                              "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players)})
+                elif tag == "TRAVELLER_LINE":
+                    state["loose"] += 1
+                    q.append((f"EVENT {ev_i}, TRAVELLER_LINE {state['loose']} outside a BOARD",
+                              "a TRAVELLER_LINE that is not inside a BOARD element: the result cannot be put on a board; "
+                              "put it inside <BOARD><BOARD_NUMBER>N</BOARD_NUMBER>...</BOARD>"))
                 elif tag == "BOARD":
                     bno = _text(child, "BOARD_NUMBER")
+                    bshown = clip(bno, 20)
                     for li, tl in enumerate(child.findall("TRAVELLER_LINE"), start=1):
                         prefix = (f"SESSION {session}, " if session not in ("", "1") else "") + (f"SECTION {section}, " if section else "")
                         score = _text(tl, "SCORE")
@@ -148,11 +162,16 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                                      "result_raw": _text(tl, "TRICKS"), "score_raw": score, "adjusted_raw": "",
                                      "vulnerable_raw": _text(child, "VULNERABILITY") or _text(child, "VULNERABLE"),
                                      "dealer_raw": _text(child, "DEALER"),
-                                     "location": f"{prefix}BOARD {bno}, TRAVELLER_LINE {li}"})
+                                     "location": f"{prefix}BOARD {bshown}, TRAVELLER_LINE {li}"})
                 else:
                     walk(child, session, section, rnd)
 
-        walk(ev, "1", "", "")
+        try:
+            walk(ev, "1", "", "")
+        except RecursionError:
+            q.append((f"EVENT {ev_i}", "the XML nests elements hundreds of levels deep, which no USEBIO file does; "
+                      "nothing of this event was read: export the results again"))
+            continue
         if teams:
             movement = "teams"
         elif state["by_direction"] or winner == "2":
@@ -166,7 +185,20 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                         "winner_type": int(winner) if winner in ("1", "2") else (2 if movement == "mitchell" else 1),
                         "source_file": source_file})
 
-    entrants = entrants_frame(ent_rows)
+    if not recs and not q:
+        return whole_file_rejected(source_file, "the file has no results: expected <BOARD> elements holding "
+                                   "<TRAVELLER_LINE> elements")
+    # bounded entrant cells: an over-long one is reported (its pair's lines then name it unknown)
+    fine = []
+    for r in ent_rows:
+        long = next((k for k in ("entrant", "entrant_name", "player_names", "player_ids")
+                     if len(str(r[k])) > (MAX_CELL if k == "entrant" else MAX_PLAYERS_CELL)), None)
+        if long:
+            q.append((f"PARTICIPANTS, {clip(r['entrant'], 20)}", f"this entrant's {long.replace('_', ' ')} cell is "
+                      f"{len(str(r[long])):,} characters long: at most {MAX_CELL if long == 'entrant' else MAX_PLAYERS_CELL} expected"))
+        else:
+            fine.append(r)
+    entrants = entrants_frame(fine)
     parts, qs = [], []
     raw = pd.DataFrame(recs)
     if not raw.empty:

@@ -13,6 +13,7 @@ the same path is a correction and replaces it.
 from __future__ import annotations
 
 import json
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -46,6 +47,11 @@ KINDS = {"MP": "bridge_pairs_session", "XIMP": "bridge_imp_pairs_session", "BUTL
          "TEAMS": "bridge_teams"}
 DEFAULT_OPTIONS = {"acbl_scale": False, "vp_scale": "WBF20", "butler_trim_min_results": 5, "boards_per_match": None}
 LINE_KEY = ["event_id", "session", "section", "round", "board", "ns_pair"]
+# The plausible window of a session's date. Before 1987 duplicate bridge was scored under earlier
+# Laws (the 1987 Laws raised the non-vulnerable doubled undertricks from the fourth on from 200
+# to 300 each), which Law 77 as implemented in scoring.py does not reproduce; after the run date
+# (ctx.as_of) a date is a typo.
+EARLIEST_EVENT_DATE = date(1987, 1, 1)
 QUARANTINE_COLUMNS = list(QuarantineDraft.to_schema().columns)
 
 
@@ -136,6 +142,46 @@ def parse_sources(sources: list[SourceFile], organisation: str) -> tuple[dict[st
     for name, frame in frames.items():
         frames[name] = frame.assign(event_id=organisation + ":" + frame["event_id"].astype("string")) if len(frame) else frame
     return frames, _concat(quarantine, ["source_file", "location", "reason"])
+
+
+def _date_window(events: pd.DataFrame, as_of: date) -> pd.DataFrame:
+    """Events dated outside the plausible window: (event_id, source_file, reason)."""
+    when = events["event_date"]
+    dated = when.map(lambda d: isinstance(d, date)).astype(bool)  # the readers give a date or no event
+    early = dated & when.map(lambda d: isinstance(d, date) and d < EARLIEST_EVENT_DATE).astype(bool)
+    late = when.map(lambda d: isinstance(d, date) and d > as_of).astype(bool) | ~dated
+    shown = when.astype("string")
+    name = events["name"].astype("string").fillna("")
+    reason = pd.Series("", index=events.index, dtype="object")
+    reason = reason.mask(early, "the session '" + name + "' is dated " + shown + f", before {EARLIEST_EVENT_DATE:%Y}: results "
+                         "that old were scored under earlier Laws, which this program does not apply; probably a typo in "
+                         "the date: correct it and send the file again")
+    reason = reason.mask(late, "the session '" + name + "' is dated " + shown + f", after the run date {as_of:%Y-%m-%d}: "
+                         "probably a typo in the date; correct it and send the file again")
+    bad = early | late
+    return events.loc[bad, ["event_id", "source_file"]].assign(reason=reason[bad]).astype("string")
+
+
+def _reject_events(frames: dict[str, pd.DataFrame], rejected: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The frames without the (event_id, source_file) pairs of ``rejected``."""
+    if rejected.empty:
+        return frames
+    marked = rejected[["event_id", "source_file"]].astype("string").drop_duplicates().assign(_rejected=True)
+    out = {}
+    for name, frame in frames.items():
+        keyed = frame[["event_id", "source_file"]].astype("string").merge(marked, on=["event_id", "source_file"], how="left")
+        out[name] = frame[keyed["_rejected"].isna().to_numpy()].reset_index(drop=True)
+    return out
+
+
+def _event_rows(rejected: pd.DataFrame, events: pd.DataFrame) -> pd.DataFrame:
+    """Quarantine rows for rejected events: "whole file" when it is the file's only event."""
+    per_file = events.groupby(events["source_file"].astype("string"))["event_id"].transform("nunique")
+    only = dict(zip(events["source_file"].astype("string"), per_file))
+    loc = rejected["source_file"].map(only).eq(1).map({True: "whole file", False: None})
+    loc = loc.fillna("event " + rejected["event_id"].astype("string"))
+    return _quarantine(pd.DataFrame({"source_file": rejected["source_file"], "location": loc.astype("string"),
+                                     "reason": rejected["reason"], "record": pd.NA}))
 
 
 def _standing_events(ctx: RunContext, organisation: str, months: set[str], active: pd.DataFrame,
@@ -330,6 +376,8 @@ def event_records(sessions: pd.DataFrame, board_results: pd.DataFrame) -> pd.Dat
 
 class BridgeSystem:
     name = "bridge"
+    expected_content = ("bridge results: PBN games with [Board] tags and a ScoreTable (or Contract/Result tags), "
+                        "USEBIO <BOARD>/<TRAVELLER_LINE> elements, or CSV traveller lines under a header row")
     accepted_suffixes = (".pbn", ".xml", ".csv")
     lake_tables = {
         "bridge_sessions": BridgeSession,
@@ -348,18 +396,23 @@ class BridgeSystem:
         frames, parse_q = parse_sources(sources, organisation)
         quarantine = [_quarantine(parse_q)]
 
+        parsed_lines = frames["traveller_lines"][["source_file"]].astype("string")
+        parser_rows = parse_q.loc[parse_q["location"].astype("string") != "whole file", ["source_file"]].astype("string")
+
+        # dates in the plausible window (before the months of the lake are computed from them)
+        if len(frames["events"]):
+            out_of_window = _date_window(frames["events"], ctx.as_of)
+            quarantine.append(_event_rows(out_of_window, frames["events"]))
+            frames = _reject_events(frames, out_of_window)
+
         # one file per session: the same event id from another standing file is quarantined
         events = frames["events"]
         if len(events):
-            months = set(pd.to_datetime(events["event_date"].astype("string")).dt.strftime("%Y-%m"))
+            months = {d.strftime("%Y-%m") for d in events["event_date"]}
             standing = _standing_events(ctx, organisation, months, active[["source_file", "source_sha256"]], superseded, set(sha_of))
             rejected, conflict_q = _conflicts(events, standing)
             quarantine.append(conflict_q)
-            if len(rejected):
-                marked = rejected.assign(_rejected=True)
-                for name, frame in frames.items():
-                    keyed = frame[["event_id", "source_file"]].astype("string").merge(marked, on=["event_id", "source_file"], how="left")
-                    frames[name] = frame[keyed["_rejected"].isna().to_numpy()].reset_index(drop=True)
+            frames = _reject_events(frames, rejected)
 
         lines, contract_q = _validated_lines(frames["traveller_lines"])
         quarantine.append(contract_q)
@@ -380,16 +433,33 @@ class BridgeSystem:
                 unpaired = (scored["board_results"]["imp_ns"].isna()
                             & scored["board_results"]["event_id"].isin(frames["events"].loc[frames["events"]["scoring"] == "TEAMS", "event_id"]))
                 scored["board_results"] = scored["board_results"][~unpaired]
+                # only what is scored stands: a session whose every board was unpaired has no board
+                # results, so it gets no session row (it had one with an empty board range before,
+                # which failed the run when a file like it came in the same batch as a good one)
+                kept = scored["board_results"][LINE_KEY].astype("string").drop_duplicates().assign(_kept=True)
+                probe = frames["traveller_lines"][LINE_KEY].astype("string").merge(kept, on=LINE_KEY, how="left")
+                frames["traveller_lines"] = frames["traveller_lines"][probe["_kept"].notna().to_numpy()]
+                frames["events"] = frames["events"][frames["events"]["event_id"].isin(scored["board_results"]["event_id"])]
             if len(scored["board_results"]):
                 tables = lake_frames(frames, scored, organisation, sha_of, ctx.run_id, opts)
 
         quarantine = pd.concat([q for q in quarantine if len(q)], ignore_index=True) if any(len(q) for q in quarantine) else empty_frame(QuarantineDraft)
         posted = tables["bridge_board_results"].groupby(tables["bridge_board_results"]["source_file"].astype("string")).size()
-        per_record = quarantine[quarantine["location"] != "whole file"].groupby(quarantine["source_file"].astype("string")).size()
+        # records: traveller lines (and rows the readers could not make one of). A line is posted, or
+        # quarantined with its own row, or held back with its whole file or event (a date outside
+        # the window, a session already posted from another file): those count as quarantined too.
+        own_row = ~quarantine["location"].astype("string").isin(["whole file"]) & ~quarantine["location"].astype("string").str.startswith("event ")
+        per_record = quarantine[own_row].groupby(quarantine.loc[own_row, "source_file"].astype("string")).size()
+        held_files = set(quarantine.loc[~own_row, "source_file"].astype("string"))
         records = pd.DataFrame({"source_file": [s.source_file for s in sources]})
+        n_posted = records["source_file"].map(posted).fillna(0).astype(int)
+        n_own = records["source_file"].map(per_record).fillna(0).astype(int)
+        n_in = (records["source_file"].map(parsed_lines.groupby("source_file").size()).fillna(0).astype(int)
+                + records["source_file"].map(parser_rows.groupby("source_file").size()).fillna(0).astype(int))
+        held = records["source_file"].isin(held_files)
         records = records.assign(
-            records_posted=records["source_file"].map(posted).fillna(0).astype(int),
-            records_quarantined=records["source_file"].map(per_record).fillna(0).astype(int),
+            records_posted=n_posted,
+            records_quarantined=n_own.where(~held, n_in - n_posted),
         )
         events_out = event_records(tables["bridge_sessions"], tables["bridge_board_results"]) if len(tables["bridge_sessions"]) else \
             empty_frame(EventRecord).drop(columns="run_id")

@@ -469,7 +469,11 @@ def _source_records(files, records, quarantine, award_lines, run_id) -> pd.DataF
     whole_file = quarantine[quarantine["location"] == "whole file"].groupby("source_file").size()
     merged = processed.merge(counts, on="source_file", how="left")
     posted = merged["records_posted"].fillna(0).astype(int)
-    rejected = merged["records_quarantined"].fillna(0).astype(int) + merged["source_file"].map(whole_file).fillna(0).astype(int)
+    # a whole-file row counts as one record only where the system counted none for that file
+    # (a file held back whole has its own records counted by its rule system already)
+    reported = merged["records_quarantined"].fillna(0).astype(int)
+    whole = merged["source_file"].map(whole_file).fillna(0).astype(int)
+    rejected = reported + whole.where(reported == 0, 0)
     status = pd.Series("posted", index=merged.index, dtype="string")
     status = status.mask(rejected > 0, "posted_with_quarantine").mask((rejected > 0) & (posted == 0), "quarantined")
     status = status.mask(merged["action"] == "duplicate", "duplicate")

@@ -11,7 +11,7 @@ so full-width digits, colons and percent signs typed in Japanese input modes are
 from __future__ import annotations
 
 import csv
-import io
+import functools
 import re
 import unicodedata
 from decimal import Decimal, InvalidOperation
@@ -42,6 +42,91 @@ STANDINGS_COLUMNS = ["rank", "entrant", "unit", "flight", "players", "session_1"
 REQUIRED_STANDINGS = ["rank", "entrant", "players"]
 
 
+# Bounds: what a club can plausibly send and what the lake's integers and decimals hold
+# (docs/jcbl.md, "Bounds"). Each has its own quarantine reason.
+MAX_LINE_CHARS = 4_000  # one line of any JCBL file
+MAX_NAME_CHARS = 200  # event name, entrant, note
+MAX_ID_CHARS = 40  # a player id
+MAX_DIGITS = 9  # whole numbers (rank, class, boards, flights, strat limits) have at most 9 digits
+MAX_RANK = 100_000
+MAX_BOARDS = 200  # boards_per_session, boards_per_match
+MAX_VP_SCALE = Decimal(1000)
+MAX_MATCH_VP = Decimal(1000)  # one match's VPs (the event's vp_scale bounds it further)
+MAX_MATCHES = 200  # matches of one team
+MAX_WINNING_VP = MAX_MATCH_VP * MAX_MATCHES  # fits decimal(12, 4) of the lake
+MAX_STRAT_LIMIT = 10**9
+MAX_BALANCE = Decimal("99999999.99")  # an opening balance (points are decimal(12, 2))
+EARLIEST_BALANCE = "1900-01-01"
+SHOW_CHARS = 60  # how much of a bad value a reason quotes
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _show(value: str) -> str:
+    """A value as a reason quotes it: repr, cut to SHOW_CHARS characters."""
+    value = str(value)
+    if len(value) > SHOW_CHARS:
+        return repr(value[:SHOW_CHARS]) + f"… ({len(value):,} characters)"
+    return repr(value)
+
+
+def physical_lines(text: str) -> list[str]:
+    """The file's lines as an editor numbers them (CR LF, CR or LF end a line; a final line
+    break does not start a line). str.splitlines would also split at form feeds, U+2028 …"""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _too_long(source_file: str, no: int, line: str) -> tuple[str, str, str] | None:
+    if len(line) <= MAX_LINE_CHARS:
+        return None
+    return (source_file, f"line {no}", f"the line is {len(line):,} characters long; a line of a JCBL file is at most "
+                                       f"{MAX_LINE_CHARS:,} characters (is a line break missing?), found {_show(line)}")
+
+
+def _cells(line: str) -> list[str] | None:
+    """One physical line as CSV cells (a quote never continues onto the next line); None when
+    the csv module refuses it."""
+    try:
+        return next(csv.reader([line]), [])
+    except csv.Error:
+        return None
+
+
+def parse_date(text: str):
+    """'YYYY-MM-DD' (ASCII digits after NFKC) → datetime.date, or None."""
+    import datetime as dt
+
+    if not _DATE.fullmatch(text):
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def first_rule_date():
+    """The effective date of the first JCBL rule version: no event can be older."""
+    from pipelines.jcbl.rules import load_rules
+
+    return pd.Timestamp(load_rules().versions["effective_from"].min()).date()
+
+
+def date_window_problem(value, as_of=None) -> str | None:
+    """Why an event date is implausible (before the first rule version, after the run date)."""
+    first = first_rule_date()
+    if value < first:
+        return (f"date {value:%Y-%m-%d} is before the first JCBL rule version ({first:%Y-%m-%d}); no rule scores it: "
+                "check the year")
+    if as_of is not None and value > as_of:
+        return (f"date {value:%Y-%m-%d} is after the date of this run ({as_of:%Y-%m-%d}); results are sent after the "
+                "event: check the year, month and day")
+    return None
+
+
 def _text(data: bytes) -> str:
     for enc in ("utf-8-sig", "shift_jis"):
         try:
@@ -57,7 +142,7 @@ def event_id_of(source_file: str) -> str:
 
 
 def _int(value: str, lo: int, hi: int | None = None) -> int | None:
-    if not re.fullmatch(r"\d+", value):
+    if not re.fullmatch(r"[0-9]{1,%d}" % MAX_DIGITS, value):
         return None
     v = int(value)
     return v if v >= lo and (hi is None or v <= hi) else None
@@ -65,7 +150,7 @@ def _int(value: str, lo: int, hi: int | None = None) -> int | None:
 
 def _decimal(value: str) -> Decimal | None:
     value = value.strip().rstrip("%").strip()
-    if not re.fullmatch(r"\d+(\.\d+)?", value):
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", value):
         return None
     try:
         return Decimal(value)
@@ -80,28 +165,35 @@ def _empty_event_frames() -> dict[str, pd.DataFrame]:
             "strats": S.StratFrame.validate(st.astype({"position": int}))}
 
 
-def _known_kinds() -> set[str]:
+@functools.lru_cache(maxsize=1)
+def _known_kinds() -> frozenset[str]:
     from pipelines.jcbl.rules import load_rules
 
     rules = load_rules()
-    return set(rules.tables["event_kinds"]["kind"])
+    return frozenset(rules.tables["event_kinds"]["kind"])
 
 
-def parse_event(source_file: str, data: bytes, organisation: str | None = None):
-    """Event settings file → ({"event": 1 row (0 when rejected), "strats": ...}, quarantine)."""
+def parse_event(source_file: str, data: bytes, organisation: str | None = None, as_of=None):
+    """Event settings file → ({"event": 1 row (0 when rejected), "strats": ...}, quarantine).
+
+    ``as_of`` (the run date): an event dated after it is rejected as a likely typo in the date."""
     problems: list[tuple[str, str, str]] = []
     values: dict[str, tuple[int, str]] = {}
-    for no, raw in enumerate(_text(data).splitlines(), start=1):
+    for no, raw in enumerate(physical_lines(_text(data)), start=1):
+        long = _too_long(source_file, no, raw)
+        if long:
+            problems.append(long)
+            continue
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         m = re.fullmatch(r"([A-Za-z_ ]+?)\s*[:=]\s*(.*)", line)
         if not m:
-            problems.append((source_file, f"line {no}", f"expected 'key: value' (e.g. 'date: 2024-06-02'), found {raw.strip()!r}"))
+            problems.append((source_file, f"line {no}", f"expected 'key: value' (e.g. 'date: 2024-06-02'), found {_show(raw.strip())}"))
             continue
         key, value = m.group(1).strip().lower().replace(" ", "_"), m.group(2).strip()
         if key not in EVENT_KEYS:
-            problems.append((source_file, f"line {no}", f"unknown setting {key!r}; expected one of: {', '.join(EVENT_KEYS)}"))
+            problems.append((source_file, f"line {no}", f"unknown setting {_show(key)}; expected one of: {', '.join(EVENT_KEYS)}"))
         elif key in values:
             problems.append((source_file, f"line {no}", f"setting {key!r} given twice (first on line {values[key][0]})"))
         else:
@@ -119,34 +211,47 @@ def parse_event(source_file: str, data: bytes, organisation: str | None = None):
     date = need("date")
     event_date = None
     if date is not None:
-        try:
-            event_date = pd.Timestamp(pd.to_datetime(date, format="%Y-%m-%d"))
-        except (ValueError, TypeError):
-            problems.append((source_file, where("date"), f"expected a date YYYY-MM-DD, found {date!r}"))
+        day = parse_date(date)
+        if day is None:
+            problems.append((source_file, where("date"), f"expected a date YYYY-MM-DD, found {_show(date)}"))
+        else:
+            implausible = date_window_problem(day, as_of)
+            if implausible:
+                problems.append((source_file, where("date"), implausible))
+            else:
+                event_date = pd.Timestamp(day)
     kind = need("kind")
     if kind is not None:
         kinds = _known_kinds()
         if kind not in kinds:
-            problems.append((source_file, where("kind"), f"unknown kind {kind!r}; expected one of: {', '.join(sorted(kinds))}"))
+            problems.append((source_file, where("kind"), f"unknown kind {_show(kind)}; expected one of: {', '.join(sorted(kinds))}"))
+    if len(values.get("name", (0, ""))[1]) > MAX_NAME_CHARS:
+        problems.append((source_file, where("name"), f"name: expected at most {MAX_NAME_CHARS} characters, found "
+                                                     f"{_show(values['name'][1])}"))
+    if len(values.get("organisation", (0, ""))[1]) > MAX_NAME_CHARS:
+        problems.append((source_file, where("organisation"), f"organisation: expected at most {MAX_NAME_CHARS} characters, "
+                                                             f"found {_show(values['organisation'][1])}"))
     ints: dict[str, int | None] = {}
-    for key, lo, hi in (("class", 1, 9), ("sessions", 1, 2), ("boards_per_session", 1, None),
-                        ("boards_per_match", 1, None), ("team_flights", 1, 26), ("pair_flights", 1, 26)):
+    for key, lo, hi in (("class", 1, 9), ("sessions", 1, 2), ("boards_per_session", 1, MAX_BOARDS),
+                        ("boards_per_match", 1, MAX_BOARDS), ("team_flights", 1, 26), ("pair_flights", 1, 26)):
         ints[key] = None
         if key in values and values[key][1]:
             ints[key] = _int(values[key][1], lo, hi)
             if ints[key] is None:
                 rng = f"{lo}-{hi}" if hi else f"at least {lo}"
-                problems.append((source_file, where(key), f"{key}: expected a whole number {rng}, found {values[key][1]!r}"))
+                problems.append((source_file, where(key), f"{key}: expected a whole number {rng}, found {_show(values[key][1])}"))
     vp_scale = None
     if "vp_scale" in values and values["vp_scale"][1]:
         vp_scale = _decimal(values["vp_scale"][1])
-        if not vp_scale:
-            problems.append((source_file, where("vp_scale"), f"vp_scale: expected a number such as 20 or 30, found {values['vp_scale'][1]!r}"))
+        if vp_scale is None or not 1 <= vp_scale <= MAX_VP_SCALE or vp_scale.as_tuple().exponent < -2:
+            problems.append((source_file, where("vp_scale"), f"vp_scale: expected a number of VPs from 1 to {MAX_VP_SCALE} "
+                                                             f"such as 20 or 30, found {_show(values['vp_scale'][1])}"))
+            vp_scale = None
     weekday = None
     if "day" in values:
         word = values["day"][1].lower()
         if word not in DAY_WORDS:
-            problems.append((source_file, where("day"), f"day: expected weekday or weekend/holiday, found {values['day'][1]!r}"))
+            problems.append((source_file, where("day"), f"day: expected weekday or weekend/holiday, found {_show(values['day'][1])}"))
         else:
             weekday = DAY_WORDS[word]
     elif event_date is not None:
@@ -154,9 +259,10 @@ def parse_event(source_file: str, data: bytes, organisation: str | None = None):
     strats: list[tuple[str, int | None]] = []
     if "strats" in values and values["strats"][1]:
         for i, item in enumerate(re.split(r"[,、]\s*", values["strats"][1])):
-            m = re.fullmatch(r"([A-Z])\s*=\s*(open|OPEN|△?\s*\d+)", item.strip())
+            m = re.fullmatch(r"([A-Z])\s*=\s*(open|OPEN|△?\s*[0-9]{1,%d})" % MAX_DIGITS, item.strip())
             if not m:
-                problems.append((source_file, where("strats"), f"strats: expected items like 'A=open, B=1000, C=500', found {item.strip()!r}"))
+                problems.append((source_file, where("strats"), f"strats: expected items like 'A=open, B=1000, C=500' "
+                                                               f"(limits up to {MAX_STRAT_LIMIT:,}), found {_show(item.strip())}"))
                 continue
             limit = None if m.group(2).lower() == "open" else int(m.group(2).lstrip("△").strip())
             strats.append((m.group(1), limit))
@@ -196,11 +302,17 @@ def parse_standings(source_file: str, data: bytes):
     """
     problems: list[tuple[str, str, str]] = []
     text = _text(data)
-    lines = [(no, l) for no, l in enumerate(text.splitlines(), start=1) if l.strip() and not l.lstrip().startswith("#")]
+    # every physical line is blank, a '#' comment, the header, an entrant line, or a problem
+    lines = [(no, l) for no, l in enumerate(physical_lines(text), start=1) if l.strip() and not l.lstrip().startswith("#")]
     if not lines:
         return {"standings": _empty_standings()}, quarantine_frame([(source_file, "file", "expected a header line and one line per entrant, found an empty file")])
     header_no, header_line = lines[0]
-    header = [h.strip().lower().replace(" ", "_") for h in next(csv.reader([header_line]))]
+    cells = None if len(header_line) > MAX_LINE_CHARS else _cells(header_line)
+    if cells is None:
+        return {"standings": _empty_standings()}, quarantine_frame([(source_file, f"line {header_no}",
+            f"header: expected the columns {', '.join(STANDINGS_COLUMNS)} (rank, entrant, players required), found "
+            f"{_show(header_line)}")])
+    header = [h.strip().lower().replace(" ", "_") for h in cells]
     header = ["session_1" if h in ("session_1_pct", "s1") else "session_2" if h in ("session_2_pct", "s2") else h for h in header]
     unknown = [h for h in header if h not in STANDINGS_COLUMNS]
     missing = [h for h in REQUIRED_STANDINGS if h not in header]
@@ -209,7 +321,8 @@ def parse_standings(source_file: str, data: bytes):
         if missing:
             what.append(f"missing column(s) {', '.join(missing)}")
         if unknown:
-            what.append(f"unknown column(s) {', '.join(unknown)}")
+            more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
+            what.append(f"unknown column(s) {', '.join(h[:SHOW_CHARS] for h in unknown[:10])}{more}")
         if len(set(header)) != len(header):
             what.append("a column named twice")
         return {"standings": _empty_standings()}, quarantine_frame([(source_file, f"line {header_no}",
@@ -217,36 +330,50 @@ def parse_standings(source_file: str, data: bytes):
     event_id = event_id_of(source_file)
     rows = []
     for no, line in lines[1:]:
-        cells = next(csv.reader([line]))
         loc = f"line {no}"
+        long = _too_long(source_file, no, line)
+        if long:
+            problems.append(long)
+            continue
+        cells = _cells(line)
+        if cells is None:
+            problems.append((source_file, loc, f"expected {len(header)} comma-separated fields ({', '.join(header)}), "
+                                               f"found a line the CSV reader cannot split: {_show(line)}"))
+            continue
         if len(cells) != len(header):
-            problems.append((source_file, loc, f"expected {len(header)} comma-separated fields ({', '.join(header)}), found {len(cells)}"))
+            problems.append((source_file, loc, f"expected {len(header)} comma-separated fields ({', '.join(header)}), found {len(cells)}"
+                                               + (" (a '\"' opens a quoted field: is a quote stray?)" if '"' in line else "")))
             continue
         r = {h: c.strip() for h, c in zip(header, cells)}
         bad = []
-        m = re.fullmatch(r"(\d+)\s*(=|T)?", r["rank"])
-        rank = int(m.group(1)) if m and int(m.group(1)) >= 1 else None
+        m = re.fullmatch(r"([0-9]{1,%d})\s*(=|T)?" % MAX_DIGITS, r["rank"])
+        rank = int(m.group(1)) if m and 1 <= int(m.group(1)) <= MAX_RANK else None
         if rank is None:
-            bad.append(f"rank: expected a place such as 3 or 3=, found {r['rank']!r}")
+            bad.append(f"rank: expected a place such as 3 or 3=, found {_show(r['rank'])} (a place is 1 to {MAX_RANK:,})")
         if not r["entrant"]:
             bad.append("entrant: expected the pair or team number, found nothing")
+        elif len(r["entrant"]) > MAX_NAME_CHARS:
+            bad.append(f"entrant: expected at most {MAX_NAME_CHARS} characters, found {_show(r['entrant'])}")
         players = r["players"].replace(",", " ").replace(";", " ").split()
         unit = r.get("unit", "").lower()
         if unit and unit not in ("pair", "team"):
-            bad.append(f"unit: expected pair or team, found {r['unit']!r}")
+            bad.append(f"unit: expected pair or team, found {_show(r['unit'])}")
         if not unit:
             unit = "pair" if len(players) == 2 else "team" if 4 <= len(players) <= 6 else ""
         if unit == "pair" and len(players) != 2:
-            bad.append(f"players: expected 2 player ids for a pair, found {len(players)} ({r['players']!r})")
+            bad.append(f"players: expected 2 player ids for a pair, found {len(players)} ({_show(r['players'])})")
         elif unit == "team" and not 4 <= len(players) <= 6:
-            bad.append(f"players: expected 4 to 6 player ids for a team, found {len(players)} ({r['players']!r})")
+            bad.append(f"players: expected 4 to 6 player ids for a team, found {len(players)} ({_show(r['players'])})")
         elif not unit:
-            bad.append(f"players: expected 2 player ids (pair) or 4 to 6 (team), found {len(players)} ({r['players']!r})")
+            bad.append(f"players: expected 2 player ids (pair) or 4 to 6 (team), found {len(players)} ({_show(r['players'])})")
         if len(set(players)) != len(players):
-            bad.append(f"players: a player id is listed twice ({r['players']!r})")
+            bad.append(f"players: a player id is listed twice ({_show(r['players'])})")
+        for pid in players:
+            if len(pid) > MAX_ID_CHARS:
+                bad.append(f"players: a player id has at most {MAX_ID_CHARS} characters, found {_show(pid)}")
         flight = r.get("flight", "").upper()
         if flight and not re.fullmatch(r"[A-Z]", flight):
-            bad.append(f"flight: expected one letter A-Z, found {r['flight']!r}")
+            bad.append(f"flight: expected one letter A-Z, found {_show(r['flight'])}")
         pcts = {}
         for i in (1, 2):
             v = r.get(f"session_{i}", "")
@@ -254,18 +381,29 @@ def parse_standings(source_file: str, data: bytes):
             if v:
                 pcts[i] = _decimal(v)
                 if pcts[i] is None or pcts[i] > 100:
-                    bad.append(f"session_{i}: expected a percentage 0-100 such as 56.25, found {v!r}")
+                    bad.append(f"session_{i}: expected a percentage 0-100 such as 56.25, found {_show(v)}")
                     pcts[i] = None
         vps = r.get("match_vps", "").replace(",", " ").split()
+        if len(vps) > MAX_MATCHES:
+            bad.append(f"match_vps: expected the VPs of at most {MAX_MATCHES} matches, found {len(vps):,}")
+            vps = []
         for v in vps:
-            if _decimal(v) is None:
-                bad.append(f"match_vps: expected VPs separated by spaces such as '15.20 4.80 12', found {v!r}")
+            d = _decimal(v)
+            if d is None:
+                bad.append(f"match_vps: expected VPs separated by spaces such as '15.20 4.80 12', found {_show(v)}")
+                break
+            if d > MAX_MATCH_VP:
+                bad.append(f"match_vps: a match gives at most {MAX_MATCH_VP} VP (the largest VP scale), found {_show(v)}")
                 break
         wvp = None
         if r.get("winning_vp", ""):
             wvp = _decimal(r["winning_vp"])
             if wvp is None:
-                bad.append(f"winning_vp: expected a number of VPs, found {r['winning_vp']!r}")
+                bad.append(f"winning_vp: expected a number of VPs, found {_show(r['winning_vp'])}")
+            elif wvp > MAX_WINNING_VP:
+                bad.append(f"winning_vp: expected at most {MAX_WINNING_VP} VP ({MAX_MATCHES} matches of at most "
+                           f"{MAX_MATCH_VP} VP), found {_show(r['winning_vp'])}")
+                wvp = None
         if bad:
             problems.extend((source_file, loc, b) for b in bad)
             continue
@@ -298,50 +436,76 @@ def parse_standings(source_file: str, data: bytes):
     return {"standings": S.StandingsFrame.validate(st)}, quarantine_frame()
 
 
-def parse_opening_balances(source_file: str, data: bytes, organisation: str | None = None):
+def parse_opening_balances(source_file: str, data: bytes, organisation: str | None = None, as_of=None):
     """opening_balances.csv (player_id, as_of, rp, bp[, note]) → ({"opening_balances": ...}, quarantine).
-    Bad lines are quarantined one by one; good lines are kept."""
+    Bad lines are quarantined one by one; good lines are kept. Each physical line is read on its
+    own (a quote never joins lines), so line numbers are the editor's. ``as_of`` (the run date):
+    a balance dated after it is rejected."""
+    import datetime as dt
+
     problems: list[tuple[str, str, str]] = []
     org = organisation or (PurePosixPath(source_file).parts[0] if len(PurePosixPath(source_file).parts) > 1 else "")
-    reader = list(csv.reader(io.StringIO(_text(data))))
-    rows = []
     cols = list(S.OpeningBalanceFrame.to_schema().columns)
-    if not reader:
-        return {"opening_balances": S.OpeningBalanceFrame.validate(pd.DataFrame(columns=cols).astype({"as_of": "datetime64[ns]"}))}, \
+    empty = S.OpeningBalanceFrame.validate(pd.DataFrame(columns=cols).astype({"as_of": "datetime64[ns]"}))
+    # blank lines and '#' comment lines are skipped (also above the header)
+    lines = [(no, l) for no, l in enumerate(physical_lines(_text(data)), start=1) if l.strip() and not l.lstrip().startswith("#")]
+    rows = []
+    if not lines:
+        return {"opening_balances": empty}, \
             quarantine_frame([(source_file, "file", "expected a header 'player_id,as_of,rp,bp,note', found an empty file")])
-    header = [h.strip().lower() for h in reader[0]]
-    if not {"player_id", "as_of", "rp", "bp"} <= set(header):
-        return {"opening_balances": S.OpeningBalanceFrame.validate(pd.DataFrame(columns=cols).astype({"as_of": "datetime64[ns]"}))}, \
-            quarantine_frame([(source_file, "line 1", f"expected header columns player_id, as_of, rp, bp (note optional), found {', '.join(header)}")])
+    header_no, header_line = lines[0]
+    cells = None if len(header_line) > MAX_LINE_CHARS else _cells(header_line)
+    header = [h.strip().lower() for h in cells] if cells is not None else []
+    if not {"player_id", "as_of", "rp", "bp"} <= set(header) or len(set(header)) != len(header):
+        return {"opening_balances": empty}, \
+            quarantine_frame([(source_file, f"line {header_no}", f"expected header columns player_id, as_of, rp, bp (note optional), "
+                                                                 f"found {_show(header_line)}; none of the "
+                                                                 f"{len(lines) - 1} line(s) below it is read")])
+    earliest = dt.date.fromisoformat(EARLIEST_BALANCE)
     seen: dict[str, int] = {}
-    for no, cells in enumerate(reader[1:], start=2):
-        if not any(c.strip() for c in cells) or cells[0].lstrip().startswith("#"):
+    for no, line in lines[1:]:
+        long = _too_long(source_file, no, line)
+        if long:
+            problems.append(long)
             continue
-        if len(cells) != len(header):
-            problems.append((source_file, f"line {no}", f"expected {len(header)} fields, found {len(cells)}"))
+        cells = _cells(line)
+        if cells is not None and not any(c.strip() for c in cells):
+            continue  # a line of empty cells, as spreadsheets write them
+        if cells is None or len(cells) != len(header):
+            problems.append((source_file, f"line {no}", f"expected {len(header)} fields ({', '.join(header)}), found "
+                                                        + (f"{len(cells)}" if cells is not None else _show(line))))
             continue
         r = {h: c.strip() for h, c in zip(header, cells)}
         bad = []
-        try:
-            as_of = pd.Timestamp(pd.to_datetime(r["as_of"], format="%Y-%m-%d"))
-        except (ValueError, TypeError):
-            as_of = None
-            bad.append(f"as_of: expected a date YYYY-MM-DD, found {r['as_of']!r}")
+        when = parse_date(r["as_of"])
+        if when is None:
+            bad.append(f"as_of: expected a date YYYY-MM-DD, found {_show(r['as_of'])}")
+        elif when < earliest or (as_of is not None and when > as_of):
+            bad.append(f"as_of: expected a date from {EARLIEST_BALANCE} to the date of this run"
+                       + (f" ({as_of:%Y-%m-%d})" if as_of is not None else "") + f", found {when:%Y-%m-%d}: check the year")
+            when = None
         pts = {}
         for k in ("rp", "bp"):
-            v = _decimal(r[k]) if re.fullmatch(r"\d+(\.\d{1,2})?", r[k]) else None
+            v = _decimal(r[k]) if re.fullmatch(r"[0-9]+(\.[0-9]{1,2})?", r[k]) else None
             if v is None:
-                bad.append(f"{k}: expected points with at most 2 decimals such as 12.34, found {r[k]!r}")
+                bad.append(f"{k}: expected points with at most 2 decimals such as 12.34, found {_show(r[k])}")
+            elif v > MAX_BALANCE:
+                bad.append(f"{k}: expected at most {MAX_BALANCE} points, found {_show(r[k])}")
+                v = None
             pts[k] = v
         if not r["player_id"]:
             bad.append("player_id: expected the player's id, found nothing")
+        elif len(r["player_id"]) > MAX_ID_CHARS or " " in r["player_id"]:
+            bad.append(f"player_id: expected an id of at most {MAX_ID_CHARS} characters without blanks, found {_show(r['player_id'])}")
         elif r["player_id"] in seen:
             bad.append(f"player {r['player_id']} already has an opening balance on line {seen[r['player_id']]}")
+        if len(r.get("note", "")) > MAX_NAME_CHARS:
+            bad.append(f"note: expected at most {MAX_NAME_CHARS} characters, found {_show(r['note'])}")
         if bad:
             problems.extend((source_file, f"line {no}", b) for b in bad)
             continue
         seen[r["player_id"]] = no
-        rows.append(dict(organisation=org, player_id=r["player_id"], as_of=as_of,
+        rows.append(dict(organisation=org, player_id=r["player_id"], as_of=pd.Timestamp(when),
                          rp=pts["rp"].quantize(Decimal("0.01")), bp=pts["bp"].quantize(Decimal("0.01")),
                          note=r.get("note", ""), source_file=source_file, location=f"line {no}"))
     frame = pd.DataFrame(rows, columns=cols)

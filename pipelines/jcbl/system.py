@@ -47,7 +47,7 @@ from pipelines.core import ledger
 from pipelines.core.inbox import IGNORED_PREFIXES
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.jcbl.awards import aggregate_awards, award_components, check_event, winning_vp
-from pipelines.jcbl.parse import holdings_as_of, parse_event, parse_opening_balances, parse_standings
+from pipelines.jcbl.parse import MAX_MATCHES, holdings_as_of, parse_event, parse_opening_balances, parse_standings
 from pipelines.jcbl.rules import JcblRules, load_rules
 from pipelines.jcbl.travellers import TRAVELLER_SUFFIXES, is_traveller_file, read_travellers, standings_from_travellers
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
@@ -60,6 +60,10 @@ STANDINGS_SUFFIX = ".standings.csv"
 OPENING_NAME = "opening_balances.csv"
 DEFAULT_SEASON_START = 4  # April–March
 KNOWN_OPTIONS: set[str] = set()  # the [options] table of a JCBL organisation: none yet
+POINTS_LIMIT = Decimal(10) ** 10  # what decimal(12, 2) holds
+EXPECTED_CONTENT = ("JCBL files: an event file <event>.event.txt ('date: 2024-06-02', 'kind: weekly_pairs' ...), "
+                    "its standings <event>.standings.csv (header 'rank,entrant,players' and one line per entrant) or "
+                    "travellers (.pbn, .xml, .travellers.csv), or opening_balances.csv (player_id,as_of,rp,bp)")
 
 _AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
 _EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
@@ -151,15 +155,16 @@ def _inbox_root(ctx: RunContext, source: SourceFile) -> Path:
 
 
 def _on_disk(root: Path, source_file: str) -> Path | None:
-    """The file at `source_file` under the inbox, matching the name case-insensitively."""
+    """The file at `source_file` under the inbox, matching the name case-insensitively. Links
+    are not followed (the core quarantines them: a partner is read only from inside the inbox)."""
     target = root / source_file
-    if target.is_file():
+    if target.is_file() and not target.is_symlink():
         return target
     folder = target.parent
-    if not folder.is_dir():
+    if not folder.is_dir() or folder.is_symlink():
         return None
     for candidate in folder.iterdir():
-        if candidate.name.lower() == target.name.lower() and candidate.is_file():
+        if candidate.name.lower() == target.name.lower() and candidate.is_file() and not candidate.is_symlink():
             return candidate
     return None
 
@@ -190,6 +195,23 @@ class JcblSystem:
     accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"jcbl_standings": JcblStanding}
     warehouse_sql = ["warehouse/jcbl_standings", "warehouse/jcbl_masterpoints"]
+    expected_content = EXPECTED_CONTENT
+
+    def isolation_groups(self, sources: list[SourceFile]) -> list[list[SourceFile]]:
+        """Files that must be scored together: the event file and the results file(s) of one
+        event (its key, case-insensitive: the partner is found that way in the inbox). Opening
+        balances and other files stand alone (every opening-balance file of the organisation is
+        read from the inbox whatever the group). Groups keep the order of ``sources``.
+
+        Scored alone, an event's strat holdings miss the awards of the same night's earlier
+        events of other groups; the core retries groups only after a batch failed."""
+        groups: dict[str, list[SourceFile]] = {}
+        for s in sources:
+            role = role_of(s.source_file)
+            key = ("event:" + event_key(s.source_file).lower()) if role in ("event", "standings", "travellers") \
+                else ("file:" + s.source_file)
+            groups.setdefault(key, []).append(s)
+        return list(groups.values())
 
     def rules(self, ctx: RunContext) -> JcblRules:
         return load_rules(Path(ctx.data_dir) / "rules" / "jcbl")
@@ -199,14 +221,6 @@ class JcblSystem:
         return _Batch(ctx, org, sources, superseded, self.rules(ctx)).run()
 
     # -- warehouse, publications, explain: see publish.py ---------------------------------------
-    def isolation_groups(self, sources: list[SourceFile]) -> list[list[SourceFile]]:
-        """An event's settings and results files are scored together; anything else alone."""
-        groups: dict[str, list[SourceFile]] = {}
-        for s in sources:
-            scored_together = role_of(s.source_file) in ("event", "standings", "travellers")
-            groups.setdefault(event_key(s.source_file).lower() if scored_together else s.source_file, []).append(s)
-        return list(groups.values())
-
     def warehouse_tables(self, ctx: RunContext, org: pd.Series) -> dict[str, pd.DataFrame]:
         kinds = self.rules(ctx).tables["event_kinds"]
         return {"jcbl_event_kinds": kinds[["rule_version", "kind", "label", "description"]].astype(str).reset_index(drop=True)}
@@ -283,12 +297,12 @@ class _Batch:
         if org_dir.is_dir():
             for path in sorted(org_dir.rglob("*")):
                 rel = path.relative_to(self.root).as_posix()
-                if (path.is_file() and role_of(rel) == "opening" and rel not in names
+                if (path.is_file() and not path.is_symlink() and role_of(rel) == "opening" and rel not in names
                         and not any(p.startswith(IGNORED_PREFIXES) for p in PurePosixPath(rel).parts)):
                     files.append(_File(rel, path, "", path.read_bytes(), in_batch=False))
         frames = []
         for f in sorted(files, key=lambda f: f.source_file):
-            parsed, problems = parse_opening_balances(f.source_file, f.data, self.organisation)
+            parsed, problems = parse_opening_balances(f.source_file, f.data, self.organisation, as_of=self.ctx.as_of)
             frame = parsed["opening_balances"]
             if f.in_batch:
                 self._reject_frame(problems)
@@ -364,7 +378,7 @@ class _Batch:
             self._hold(unit, f"waiting for the event settings file {expected} (date, kind, class ...; see docs/jcbl.md): "
                              "the standings are posted the night it arrives; this standings file need not be sent again")
             return None
-        event, eq = parse_event(unit.event.source_file, unit.event.data, self.organisation)
+        event, eq = parse_event(unit.event.source_file, unit.event.data, self.organisation, as_of=self.ctx.as_of)
         if unit.travellers:
             return self._parse_travellers(unit, event, eq)
         standings, sq = parse_standings(unit.standings.source_file, unit.standings.data)
@@ -374,15 +388,17 @@ class _Batch:
         if unit.standings.in_batch:
             self._reject_frame(sq)
         if len(eq):
-            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.itertuples())
+            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.head(5).itertuples()) + (
+                f" (and {len(eq) - 5} more)" if len(eq) > 5 else "")
             if unit.standings.in_batch:
                 self._reject(unit.standings.source_file, "whole file",
                              f"held back until the event settings file {unit.event.source_file} is corrected ({detail}); "
                              "send the corrected event file, these standings need not be sent again")
             return None
         if len(sq):
-            if not unit.standings.in_batch:
-                detail = "; ".join(f"{r.location}: {r.reason}" for r in sq.itertuples() if r.location != "file")
+            if unit.event.in_batch:
+                shown = [f"{r.location}: {r.reason}" for r in sq.itertuples() if r.location != "file"]
+                detail = "; ".join(shown[:5]) + (f" (and {len(shown) - 5} more)" if len(shown) > 5 else "")
                 self._reject(unit.event.source_file, "whole file",
                              f"waiting for a corrected standings file {unit.standings.source_file}: {detail}")
             return None
@@ -401,7 +417,8 @@ class _Batch:
         if results.in_batch:
             self._reject_frame(tq)
         if len(eq):
-            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.itertuples())
+            detail = "; ".join(f"{r.location}: {r.reason}" for r in eq.head(5).itertuples()) + (
+                f" (and {len(eq) - 5} more)" if len(eq) > 5 else "")
             if results.in_batch:
                 self._reject(results.source_file, "whole file",
                              f"held back until the event settings file {unit.event.source_file} is corrected ({detail}); "
@@ -411,7 +428,13 @@ class _Batch:
         problems = tq
         st = None
         if not len(tq):
-            st, problems, _ = standings_from_travellers(results.source_file, frames, event, self.rules)
+            try:
+                st, problems, _ = standings_from_travellers(results.source_file, frames, event, self.rules)
+            except Exception as error:  # noqa: BLE001 - an unexpected failure holds this event, not the night
+                st, problems = None, pd.DataFrame([(results.source_file, "whole file",
+                    f"the travellers could not be turned into standings (an internal error, {type(error).__name__}: "
+                    f"{str(error)[:200]}); please send the file to the office, or send a standings file instead")],
+                    columns=["source_file", "location", "reason"])
             if results.in_batch:
                 self._reject_frame(problems)
         if len(problems):
@@ -422,7 +445,7 @@ class _Batch:
                              f"event {unit.key} waits for a corrected traveller file: {len(problems)} problem(s) listed "
                              f"for this file{more}; every award depends on the whole field, so nothing of this event is "
                              f"posted until the corrected travellers are sent to the same path ({results.source_file})")
-            if not results.in_batch:
+            if unit.event.in_batch:
                 self._reject(unit.event.source_file, "whole file",
                              f"waiting for a corrected traveller file {results.source_file}: {detail}{more}")
             return None
@@ -452,6 +475,33 @@ class _Batch:
                  for loc, v in zip(st.loc[vps[~fine].index, "location"], vps[~fine])]
         return pd.DataFrame(rows, columns=["source_file", "location", "reason"])
 
+    def _refuse(self, unit: _Unit, problems: pd.DataFrame) -> None:
+        self._reject_frame(problems)
+        detail = "; ".join(f"{r.source_file} {r.location}: {r.reason}" for r in problems.head(5).itertuples())
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        self._hold(unit, f"event {unit.key} cannot be scored: {detail}{more}")
+
+    def _vp_bounds(self, st: pd.DataFrame, ev: pd.Series) -> pd.DataFrame:
+        """A match cannot give more VPs than the event's scale; a team's winning VP cannot exceed
+        the scale times its matches."""
+        scale = ev["vp_scale"]
+        if pd.isna(scale):
+            return pd.DataFrame(columns=["source_file", "location", "reason"])
+        vps = st["match_vps"].str.split().explode().dropna()
+        vps = vps[vps != ""]
+        over = vps[vps.map(lambda v: Decimal(v) > scale).astype(bool)]
+        first = over[~over.index.duplicated()]
+        rows = [(src, loc, f"match_vps: {v} VP in one match is more than the event's VP scale ({scale}): check the VPs "
+                           "or the event file's vp_scale")
+                for src, loc, v in zip(st.loc[first.index, "source_file"], st.loc[first.index, "location"], first)]
+        given = st[st["winning_vp"].notna() & (st["unit"] == "team")]
+        if "boards_per_match" in ev and len(given):
+            cap = scale * MAX_MATCHES
+            for row in given[given["winning_vp"].map(lambda v: v > cap).astype(bool)].itertuples():
+                rows.append((row.source_file, row.location, f"winning_vp: {row.winning_vp} is more than {MAX_MATCHES} "
+                                                            f"matches on a {scale}-VP scale can give ({cap})"))
+        return pd.DataFrame(rows, columns=["source_file", "location", "reason"])
+
     def _already_posted(self, standings: _File) -> pd.DataFrame | None:
         """Standing award lines of this standings version, if it was posted on an earlier night."""
         events = self.ctx.lake.read("events", EventRecord, self.organisation, where="source_file = ? and source_sha256 = ?",
@@ -468,14 +518,22 @@ class _Batch:
         if len(event["strats"]):
             holdings = holdings_as_of(self._history_before(when), self.openings, when)
         problems = check_event(event, st, holdings, self.rules)
-        problems = pd.concat([problems, self._precision(st, unit.standings.source_file)], ignore_index=True)
+        problems = pd.concat([problems, self._precision(st, unit.standings.source_file), self._vp_bounds(st, ev)],
+                             ignore_index=True)
         if len(problems):
-            self._reject_frame(problems)
-            detail = "; ".join(f"{r.source_file} {r.location}: {r.reason}" for r in problems.itertuples())
-            self._hold(unit, f"event {unit.key} cannot be scored: {detail}")
+            self._refuse(unit, problems)
             return
         components = award_components(event, st, holdings, self.rules)
         lines = aggregate_awards(components)
+        too_large = lines[lines["points"].map(lambda p: abs(p) >= POINTS_LIMIT).astype(bool)]
+        if len(too_large):
+            self._refuse(unit, pd.DataFrame({
+                "source_file": unit.standings.source_file, "location": too_large["location"].astype(str),
+                "reason": [f"player {p} would receive {v} {d}, more than the ledger holds (below {POINTS_LIMIT:,}): check "
+                           "the event settings (boards, VP scale) and the scores" for p, v, d in
+                           zip(too_large["player_id"], too_large["points"], too_large["denomination"])],
+            }))
+            return
         posted = None if unit.standings.in_batch else self._already_posted(unit.standings)
         if posted is not None:
             # tonight brought a corrected event file for standings posted on an earlier night

@@ -72,7 +72,13 @@ def read_travellers(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFra
     from pipelines.bridge.parse_usebio import parse_usebio
 
     parser = {".pbn": parse_pbn, ".xml": parse_usebio, ".travellers.csv": parse_csv}[traveller_suffix(source_file)]
-    frames, quarantine = parser(source_file, data)
+    try:
+        frames, quarantine = parser(source_file, data)
+    except Exception as error:  # noqa: BLE001 - a bridge parser failure holds this event, never the run
+        return {"events": pd.DataFrame(), "entrants": pd.DataFrame(), "traveller_lines": pd.DataFrame()}, _q([(
+            source_file, "whole file",
+            f"the traveller file could not be read (an internal error of the bridge reader, {type(error).__name__}: "
+            f"{str(error)[:200]}); please send the file to the office so it can be fixed, or send a standings file instead")])
     quarantine = quarantine[QCOLS].astype(str).reset_index(drop=True) if len(quarantine) else _q([])
     return frames, quarantine
 

@@ -312,5 +312,5 @@ def test_a_rejected_line_is_not_echoed_by_the_bracket_checks(rules):
     assert _reasons(quarantine) == [
         ("lines 6, 7", "bracket 'main' of 2025-06-03 not posted (2 match lines) because of the problems "
                        "reported for this log; correct them and send the log again"),
-        ("line 8", "round 'two' is not a round number (1, 2, 3, ...)"),
+        ("line 8", "round 'two' is not a round number (1, 2, 3, ... up to 99)"),
     ]

@@ -282,7 +282,12 @@ def test_a_malformed_traveller_file_is_quarantined_and_the_event_waits(traveller
     result = travellers.run()
     assert result.exit_code == nightly.EXIT_QUARANTINE
     q = travellers.query("select source_file, location, reason from quarantine")
-    assert set(q["source_file"]) == {f"{ORG}/w.pbn"}
+    # the event file that arrived with them says what it waits for (issue 14: no file is silent)
+    assert set(q["source_file"]) == {f"{ORG}/w.pbn", f"{ORG}/w.event.txt"}
+    waiting = q[q["source_file"] == f"{ORG}/w.event.txt"]
+    assert list(waiting["location"]) == ["whole file"]
+    assert waiting["reason"].iloc[0].startswith(f"waiting for a corrected traveller file {ORG}/w.pbn")
+    q = q[q["source_file"] == f"{ORG}/w.pbn"]
     law77 = q[q["reason"].str.contains("disagrees with Law 77")]
     assert len(law77) == 1 and law77["location"].iloc[0].startswith("BOARD ")
     held = q[q["location"] == "whole file"]["reason"].iloc[0]
@@ -303,7 +308,8 @@ def test_travellers_without_member_numbers_wait_for_a_corrected_file(travellers)
     travellers.post("w.event.txt", "date: 2024-06-05\nkind: weekly_pairs\nclass: 3\n")
     travellers.post("w.pbn", head + "[TotalScoreTable" + "\n".join(rows) + "\n")
     assert travellers.run().exit_code == nightly.EXIT_QUARANTINE
-    q = travellers.query("select location, reason from quarantine")
+    q = travellers.query("select source_file, location, reason from quarantine")
+    q = q[q["source_file"] == f"{ORG}/w.pbn"]
     assert q["reason"].str.contains("expected the member numbers of both players of pair").sum() == 8
     assert travellers.query("select count(*) as n from awards")["n"].iloc[0] == 0
 
