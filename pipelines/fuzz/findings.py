@@ -28,12 +28,13 @@ def system_markdown(summary: dict, system: str) -> str:
         f"adds pipelines/fuzz/, its tests and make targets), seed {summary['seed']}, "
         f"{summary['files_per_target']} generated files per parser, each file alone through "
         f"`get_system('{system}').process(...)` as `pointledger check` does it. "
-        "Reproduce one file: `.venv/bin/python -m pipelines.fuzz campaign --only <parser> --files <index+1>` "
+        "Reproduce one file: `.venv/bin/python -m pipelines.fuzz campaign --only <parser> --start <index> --files 1 --jobs 1` "
         "or pass the saved input to `pointledger check`.",
         "",
         "A crash is an exception escaping `process`, a time-out, output failing its pandera model "
         "(as the nightly run validates it), or accounting that is off (a file with no record posted and no "
-        "quarantine row). 'silently empty' files are caught by the core's new safety net after the lead's merge, "
+        "quarantine row, or fewer records than the unmutated file with no quarantine row after a mutation that deletes no "
+        "line: SilentLoss). 'silently empty' files are caught by the core's new safety net after the lead's merge, "
         "but the parser should still say what it found instead (issue 14: every physical line accounted for).",
         "",
         table({"targets": mine}),
