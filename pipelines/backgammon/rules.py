@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
 import pandas as pd
 
 from schemas import backgammon as sch
 
-DEFAULT_RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules" / "backgammon"
+DEFAULT_RULES_DIR = DATA_DIR / "rules" / "backgammon"
 
 _TABLES = {
     "versions": ("rule_versions.csv", sch.RuleVersions, ["quantum"]),

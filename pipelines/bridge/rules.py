@@ -5,9 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
 import pandas as pd
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules" / "bridge"
+RULES_DIR = DATA_DIR / "rules" / "bridge"
 
 
 def _read(name: str, rules_dir: Path | None) -> pd.DataFrame:

@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
 from pipelines.bridge.scoring import board_rotation, score_ns
 
 RANKS = "AKQJT98765432"
@@ -447,6 +448,6 @@ def write_samples(inbox: Path) -> list[Path]:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    root = Path(__file__).resolve().parents[2] / "data" / "samples" / "inbox"
+    root = DATA_DIR / "samples" / "inbox"
     for p in write_samples(root):
         print(p)

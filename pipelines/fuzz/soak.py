@@ -65,7 +65,8 @@ def build_world(work: Path, copies: int, samples: Path = DEFAULT_INBOX, data_dir
     units: dict[str, list[str]] = {}
     for path in sorted(p for p in every.rglob("*") if p.is_file()):
         rel = path.relative_to(every).as_posix()
-        key = re.sub(r"\.(event\.txt|standings\.csv)$", "", rel)  # a JCBL pair travels together
+        # an event file and its results (JCBL, Swedish: standings or travellers) travel together
+        key = re.sub(r"\.(event\.txt|standings\.csv|pbn|travellers\.csv)$", "", rel) if _has_event_file(every, rel) else rel
         units.setdefault(key, []).append(rel)
     chosen, per_org = [], Counter()
     for unit in units.values():  # the first units of each organisation (path order) when limited
@@ -166,6 +167,11 @@ def differences(soaked: dict, clean: dict) -> list[str]:
 
 
 # -- the soak -----------------------------------------------------------------------------------------
+
+
+def _has_event_file(root: Path, rel: str) -> bool:
+    stem = re.sub(r"\.(event\.txt|standings\.csv|pbn|travellers\.csv)$", "", rel)
+    return stem != rel and (root / (stem + ".event.txt")).is_file()
 
 
 def run_soak(kills: int = 30, seed: int = 14, copies: int = 3, work: Path = Path("bench-out/soak"), log=print,

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
 import pandas as pd
 import pandera.pandas as pa
 from pandera.errors import SchemaErrors
 
 from schemas import jcbl as S
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules" / "jcbl"
+RULES_DIR = DATA_DIR / "rules" / "jcbl"
 
 
 class JcblRulesError(ValueError):

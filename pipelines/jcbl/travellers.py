@@ -34,12 +34,13 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path, PurePosixPath
 
+from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
 import pandas as pd
 
 from schemas import jcbl as S
 
 TRAVELLER_SUFFIXES = (".travellers.csv", ".pbn", ".xml")
-RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules" / "jcbl"
+RULES_DIR = DATA_DIR / "rules" / "jcbl"
 QCOLS = ["source_file", "location", "reason"]
 STANDINGS_COLUMNS = list(S.StandingsFrame.to_schema().columns)
 

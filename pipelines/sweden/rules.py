@@ -11,12 +11,13 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
 import pandas as pd
 from pandera.errors import SchemaError, SchemaErrors
 
 from schemas import sweden as S
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "data" / "rules" / "sweden"
+RULES_DIR = DATA_DIR / "rules" / "sweden"
 
 
 class SwedenRulesError(ValueError):

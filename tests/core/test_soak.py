@@ -9,9 +9,9 @@ def test_runs_killed_at_random_moments_end_like_a_clean_run(tmp_path):
     result = run_soak(kills=3, seed=7, copies=1, work=tmp_path / "soak", units_per_org=2, log=lambda line: None)
     assert result["kills"] == 3
     assert result["runs_failed"] == 0, result["failures"]
-    # two units of each of the five sample organisations (a JCBL pair is one unit: 2 files; the
-    # Swedish event file and its PBN travellers, first in path order, are two units of 1 file)
-    assert result["files"] == 2 + 2 + 2 + 4 + 2
+    # two units of each of the five sample organisations (an event file with its standings or
+    # travellers is one unit: 2 files, as in JCBL and the first two Swedish events in path order)
+    assert result["files"] == 2 + 2 + 2 + 4 + 4
     # every relation of the warehouse was compared, and every publication
     assert result["relations_compared"] >= 20 and result["rows_compared"] > 0
     assert result["publications_compared"] > 0
