@@ -56,8 +56,6 @@ def test_every_crashing_input_is_saved_with_its_traceback_and_can_be_made_again(
             assert data == saved.read_bytes()
 
 
-@pytest.mark.xfail(strict=False, reason="the parsers are being fixed on other branches (issue 14); the lead flips "
-                                        "this to a plain assertion after merging the fixes")
 def test_no_generated_file_crashes_any_parser(campaign):
     _, summary = campaign
     crashes = {name: list(t["signatures"]) for name, t in summary["targets"].items() if t["crashes"]}
