@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core import inbox, ledger, warehouse
+from pipelines.core import inbox, ledger, quarantine_report, warehouse
 from pipelines.core.dates import month_keys
 from pipelines.core.lake import Lake, StagedRun, write_json_atomically
 from pipelines.core.processing import process_isolated
@@ -431,6 +431,7 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             months = set(affected.get(organisation, []))
             for path in system.publish(ctx, con, org, months, out_dir):
                 published.append(str(path))
+            published.append(str(quarantine_report.publish(con, organisation, out_dir, str(ctx.as_of))))
     finally:
         con.close()
     return published

@@ -505,15 +505,15 @@ def test_the_publication_escapes_hostile_names(club):
                                          f"{HOSTILE_SCRIPT},2nd,2", "Ann | Ash,,1"]))
     assert club.run_bg().exit_code == nightly.EXIT_OK
     folder = club.state / "publications" / "ukbgclub" / "2025" / "2025-05"
-    assert {p.name for p in folder.iterdir()} == {"index.html", "standings.csv", "standings.md"}
+    assert {p.name for p in folder.iterdir()} == {"index.html", "standings.csv", "standings.xlsx", "standings.md"}
     html = (folder / "index.html").read_text(encoding="utf-8")
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert 'name="viewport"' in html
-    rows = list(csv.reader(io.StringIO((folder / "standings.csv").read_text(encoding="utf-8"))))
-    assert rows[0] == ["club", "season", "as_of", "rank", "player", "events", "matches_won", "points"]
+    rows = list(csv.reader(io.StringIO((folder / "standings.csv").read_text(encoding="utf-8-sig"))))
+    assert rows[0] == ["club", "season", "as_of", "rank", "rank_label", "player", "events", "matches_won", "points"]
     # Intermediate, 3 players → column 1: 1st 1.25, 2nd 0.63, no place 1 × .04
-    assert rows[1] == ["ukbgclub", "2025", "2025-05-31", "1", "'" + HOSTILE_FORMULA, "1", "3", "1.25"]
-    assert rows[2] == ["ukbgclub", "2025", "2025-05-31", "2", HOSTILE_SCRIPT, "1", "2", "0.63"]
+    assert rows[1] == ["ukbgclub", "2025", "2025-05-31", "1", "1", "'" + HOSTILE_FORMULA, "1", "3", "1.25"]
+    assert rows[2] == ["ukbgclub", "2025", "2025-05-31", "2", "2", HOSTILE_SCRIPT, "1", "2", "0.63"]
     md = (folder / "standings.md").read_text(encoding="utf-8")
     assert "\\<script\\>" in md and "<script>" not in md
     assert "Ann \\| Ash" in md

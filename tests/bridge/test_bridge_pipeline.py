@@ -295,17 +295,17 @@ def test_notice_board_publication_is_escaped_and_spreadsheet_safe(office):
     html = (folder / "index.html").read_text(encoding="utf-8")
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert 'name="viewport"' in html and "Board 2" in html
-    standings = (folder / "standings.csv").read_text(encoding="utf-8")
-    assert "'=HYPERLINK" in standings and "\n,NS,1,2," in standings
+    standings = (folder / "standings.csv").read_text(encoding="utf-8-sig")
+    assert "'=HYPERLINK" in standings and "\n,NS,1,1,2," in standings  # rank, rank_label, pair
 
 
 def test_teams_publication_ranks_by_victory_points(sampled):
     office, _ = sampled
     folder = next((office.state / "publications" / CLUB).glob("*sunday-teams"))
-    rows = (folder / "standings.csv").read_text(encoding="utf-8").splitlines()
-    assert rows[0] == "rank,team,team_name,players,matches,imps_for,imps_against,vp"
+    rows = (folder / "standings.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert rows[0] == "rank,rank_label,team,team_name,players,matches,imps_for,imps_against,vp"
     vp = office.query("select team, sum(vp) as vp from team_matches group by team order by vp desc")
-    assert [r.split(",")[1] for r in rows[1:]] == vp["team"].tolist()
+    assert [r.split(",")[2] for r in rows[1:]] == vp["team"].tolist()
     assert [r.split(",")[-1] for r in rows[1:]] == [str(v) for v in vp["vp"]]
 
 

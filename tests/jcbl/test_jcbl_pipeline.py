@@ -245,8 +245,8 @@ def test_a_corrected_standings_file_reverses_and_reposts(office, data_dir):
     assert result.report["award_lines"] == {"posted": len(before), "reversals": len(before)}
     assert ledger(office) == expected_awards([(f"{ORG}/w", WEEKLY_EVENT, corrected)])
     assert ledger(office)[(f"{ORG}/w", "P2a", "BP")] == D("0.30")
-    csv_text = (office.state / "publications" / ORG / "w" / "awards.csv").read_text(encoding="utf-8")
-    assert csv_text.splitlines()[1].split(",")[7] == "NS2"
+    csv_text = (office.state / "publications" / ORG / "w" / "awards.csv").read_text(encoding="utf-8-sig")
+    assert csv_text.splitlines()[1].split(",")[8] == "NS2"  # after rank and rank_label
     standings = office.query("select entrant, rank from jcbl_standings order by rank, entrant")
     assert standings["entrant"].tolist()[:2] == ["NS2", "NS1"] and len(standings) == 10
 
@@ -351,9 +351,9 @@ def test_the_publication_escapes_html_and_defuses_spreadsheet_formulas(office, d
     folder = office.state / "publications" / ORG / "x"
     html = (folder / "index.html").read_text(encoding="utf-8")
     assert "<script>" not in html and "&lt;script&gt;" in html and "&lt;b&gt;B&lt;/b&gt;" in html
-    rows = list(csv.reader(io.StringIO((folder / "awards.csv").read_text(encoding="utf-8"))))
-    assert rows[0][:12] == ["event_id", "event_date", "event_name", "kind", "unit", "flight", "rank", "entrant", "players", "rp", "bp", "mp"]
-    assert rows[1][7] == "'=HYPERLINK(\"http://x\")" and rows[1][9:12] == ["0.00", "0.09", "0.09"]
+    rows = list(csv.reader(io.StringIO((folder / "awards.csv").read_text(encoding="utf-8-sig"))))
+    assert rows[0][:13] == ["event_id", "event_date", "event_name", "kind", "unit", "flight", "rank", "rank_label", "entrant", "players", "rp", "bp", "mp"]
+    assert rows[1][8] == "'=HYPERLINK(\"http://x\")" and rows[1][10:13] == ["0.00", "0.09", "0.09"]
 
 
 def test_explain_shows_the_season_and_each_entry(office, data_dir):

@@ -140,7 +140,7 @@ def test_publications_exist_for_both_periods(golden):
     *_, state = golden
     for period in ("2026-08", "2026-10"):
         folder = state / "publications" / "sofu-mahjong" / period
-        assert {p.name for p in folder.iterdir()} == {"index.html", "leaderboard.csv", "leaderboard.md"}
+        assert {p.name for p in folder.iterdir()} == {"index.html", "leaderboard.csv", "leaderboard.xlsx", "leaderboard.md"}
     html = (state / "publications" / "sofu-mahjong" / "2026-10" / "index.html").read_text(encoding="utf-8")
     assert "蒼風杯" in html and "ぽん太" in html and "<svg" in html
 

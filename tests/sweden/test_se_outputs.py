@@ -40,8 +40,8 @@ def test_views_publications_and_fees(office):
     assert fees["player_sessions"][0] == Decimal("22.00") and fees["amount_sek"][0] == Decimal("55.00")
     page = (office.state / "publications" / ORG / "bk-lavec" / "2024-10-01-pub" / "index.html").read_text(encoding="utf-8")
     assert "&lt;b&gt;Kväll &amp; natt&lt;/b&gt;" in page and "<b>Kväll" not in page
-    csv = (office.state / "publications" / ORG / "bk-lavec" / "2024-10-01-pub" / "resultat.csv").read_text(encoding="utf-8")
-    assert csv.splitlines()[0] == "plac;par;namn;medlemmar;klubb;bp;sp;gp"
+    csv = (office.state / "publications" / ORG / "bk-lavec" / "2024-10-01-pub" / "resultat.csv").read_text(encoding="utf-8-sig")
+    assert csv.splitlines()[0] == "plac;plac_label;par;namn;medlemmar;klubb;bp;sp;gp"
     assert csv.splitlines()[1].endswith(";16;;")
     month = (office.state / "publications" / ORG / "bk-lavec" / "månad-2024-10" / "avgifter.csv").read_text(encoding="utf-8")
     assert "10001;2024-10;brons;par;1.50;22.00;55.00" in month
