@@ -8,6 +8,10 @@ memory from os.wait4):
 2. night_on_two_years: one new day of posts on top of that history;
 3. night_on_one_month: the same new day on top of one month of history (the ratio 2/3 shows
           whether a night's cost grows with the ledger; the target is at most 1.2).
+
+Beside the full run, over the same posts and in the same run: the naive single-pass baseline
+(`pipelines/bench/naive_mahjong.py`, plain Python, no validation), in a child process too; the
+ratio full / naive has the target at most 3 (issue 13).
 """
 from __future__ import annotations
 
@@ -60,6 +64,19 @@ def _timed_run(inbox: Path, state: Path, data: Path, as_of: date) -> dict:
             "in_process_seconds": round(sum(stages.values()), 2), "stages": stages}
 
 
+def _timed_naive(posts: Path, data: Path) -> dict:
+    command = [sys.executable, "-m", "pipelines.bench.naive_mahjong", str(posts), str(data / "rules" / "mahjong")]
+    started = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _, status, _ = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"naive baseline failed: {child.stderr.read().decode()}")
+    games, players = (int(x) for x in child.stdout.read().split())
+    # (no peak memory: the child's ru_maxrss counts the forked bench process before its exec)
+    return {"wall_seconds": round(wall, 2), "games": games, "players": players}
+
+
 def run(workdir: Path) -> dict:
     data = _data_dir(workdir)
     t0 = time.perf_counter()
@@ -77,6 +94,7 @@ def run(workdir: Path) -> dict:
 
     as_of = last_day + timedelta(days=1)
     full = _timed_run(full_inbox.parent, workdir / "full" / "var", data, as_of)
+    naive = _timed_naive(full_inbox, data)
     write_text_posts(night, full_inbox)
     night_two_years = _timed_run(full_inbox.parent, workdir / "full" / "var", data, as_of)
 
@@ -94,6 +112,9 @@ def run(workdir: Path) -> dict:
         "full_games_per_second": round(history_games / full["wall_seconds"]),
         "full_peak_memory_mib": full["peak_memory_mib"],
         "full_stages": full["stages"],
+        "naive_wall_seconds": naive["wall_seconds"],
+        "naive_games": naive["games"],
+        "full_vs_naive_ratio": round(full["wall_seconds"] / naive["wall_seconds"], 2),
         "night_on_two_years_wall_seconds": night_two_years["wall_seconds"],
         "night_on_two_years_peak_memory_mib": night_two_years["peak_memory_mib"],
         "night_on_two_years_stages": night_two_years["stages"],

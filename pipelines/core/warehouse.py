@@ -1,9 +1,12 @@
-"""The analysts' DuckDB warehouse: views over the committed lake files, rebuilt every run.
+"""The analysts' DuckDB warehouse: the committed lake's rows and the views over them.
 
-The warehouse is built into a temporary file and swapped in with one rename, so readers see the
-old warehouse or the new one, never half of one. Its lake relations are tables
-copied from a private row store that follows the manifest (`materialise`), so files of an
-uncommitted run are never visible, and the file answers from any folder or machine.
+Each night the warehouse is updated in place in one transaction (atomic, and a killed run
+leaves the previous warehouse), so a night costs what its files cost, not the ledger. When it
+cannot be (the first run, an analyst's session holding the file or a log beside it), it is
+built into a temporary file from a private row store that follows the manifest (`materialise`)
+and swapped in with one rename. Either way readers see the old warehouse or the new one, never
+half of one; files of an uncommitted run are never visible, and the file answers from any
+folder or machine.
 """
 from __future__ import annotations
 
@@ -49,6 +52,42 @@ def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: l
         con.unregister(f"_empty_{table}")
 
 
+def _sync_rows(con: duckdb.DuckDBPyConnection, lake_root: Path, lake_files: dict[str, tuple[type, list[Path]]]) -> None:
+    """Bring the `lake` schema of `con`'s database up to date with the committed lake files
+    (inside the caller's transaction): load the files the manifest added, delete the rows of
+    the files it no longer lists (a compacted partition), rebuild a table whose columns no
+    longer match its model (a new release). Its cost follows the files that changed."""
+    con.execute("create schema if not exists lake")
+    con.execute("create table if not exists lake._files (lake_table varchar, file varchar, size_bytes bigint)")
+    prefix = str(lake_root.resolve()) + "/"
+    for table, (model, files) in lake_files.items():
+        columns = list(model.to_schema().columns) + ["_lake_file"]
+        stored = [r[0] for r in con.execute(
+            "select column_name from information_schema.columns where table_schema = 'lake' and table_name = ? "
+            "order by ordinal_position", [table]).fetchall()]
+        if stored != columns:
+            con.execute(f'drop table if exists lake."{table}"')
+            con.execute("delete from lake._files where lake_table = ?", [table])
+            con.register("_empty", arrow_schema(model).empty_table())
+            con.execute(f'create table lake."{table}" as select *, \'\'::varchar as _lake_file from _empty limit 0')
+            con.unregister("_empty")
+        wanted = {str(Path(f).resolve())[len(prefix):]: Path(f).stat().st_size for f in files}
+        have = dict(con.execute("select file, size_bytes from lake._files where lake_table = ?", [table]).fetchall())
+        removed = [f for f, size in have.items() if wanted.get(f) != size]
+        added = [f for f, size in wanted.items() if have.get(f) != size]
+        if removed:
+            con.execute(f'delete from lake."{table}" where _lake_file in (select unnest(?))', [removed])
+            con.execute("delete from lake._files where lake_table = ? and file in (select unnest(?))", [table, removed])
+        if added:
+            con.execute(
+                f'insert into lake."{table}" by name select * exclude (filename), substr(filename, ?) as _lake_file '
+                "from read_parquet(?, filename = true, hive_partitioning = false)",
+                [len(prefix) + 1, [prefix + f for f in added]],
+            )
+            con.execute("insert into lake._files select ?, unnest(?), unnest(?)",
+                        [table, added, [wanted[f] for f in added]])
+
+
 def materialise(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[type, list[Path]]]) -> None:
     """Bring the private row store (`var/cache/warehouse-rows.duckdb`) up to date with the
     committed lake files, incrementally and in one transaction.
@@ -56,44 +95,16 @@ def materialise(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[type
     The warehouse handed to analysts must answer from any folder, on any machine, so its lake
     relations are tables inside it, not views naming Parquet paths. Loading the whole lake every
     night would make a night's cost follow the ledger's size, so each table keeps the lake file
-    its rows came from (`_lake_file`): a run loads the files the manifest added and deletes the
-    rows of the files it no longer lists (a compacted partition). A table whose columns no
-    longer match its model (a new release) is rebuilt. A run killed here changes nothing (the
-    transaction is not committed); the next run starts again from the store as it was.
+    its rows came from (`_lake_file`) and only changed files are loaded (`_sync_rows`). The row
+    store is the seed of a warehouse built from scratch (the first run, or when the warehouse
+    cannot be updated in place). A run killed here changes nothing (the transaction is not
+    committed); the next run starts again from the store as it was.
     """
     rows_db.parent.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(str(rows_db))
     try:
         con.execute("begin transaction")
-        con.execute("create schema if not exists lake")
-        con.execute("create table if not exists lake._files (lake_table varchar, file varchar, size_bytes bigint)")
-        prefix = str(lake_root.resolve()) + "/"
-        for table, (model, files) in lake_files.items():
-            columns = list(model.to_schema().columns) + ["_lake_file"]
-            stored = [r[0] for r in con.execute(
-                "select column_name from information_schema.columns where table_schema = 'lake' and table_name = ? "
-                "order by ordinal_position", [table]).fetchall()]
-            if stored != columns:
-                con.execute(f'drop table if exists lake."{table}"')
-                con.execute("delete from lake._files where lake_table = ?", [table])
-                con.register("_empty", arrow_schema(model).empty_table())
-                con.execute(f'create table lake."{table}" as select *, \'\'::varchar as _lake_file from _empty limit 0')
-                con.unregister("_empty")
-            wanted = {str(Path(f).resolve())[len(prefix):]: Path(f).stat().st_size for f in files}
-            have = dict(con.execute("select file, size_bytes from lake._files where lake_table = ?", [table]).fetchall())
-            removed = [f for f, size in have.items() if wanted.get(f) != size]
-            added = [f for f, size in wanted.items() if have.get(f) != size]
-            if removed:
-                con.execute(f'delete from lake."{table}" where _lake_file in (select unnest(?))', [removed])
-                con.execute("delete from lake._files where lake_table = ? and file in (select unnest(?))", [table, removed])
-            if added:
-                con.execute(
-                    f'insert into lake."{table}" by name select * exclude (filename), substr(filename, ?) as _lake_file '
-                    "from read_parquet(?, filename = true, hive_partitioning = false)",
-                    [len(prefix) + 1, [prefix + f for f in added]],
-                )
-                con.execute("insert into lake._files select ?, unnest(?), unnest(?)",
-                            [table, added, [wanted[f] for f in added]])
+        _sync_rows(con, lake_root, lake_files)
         con.execute("commit")
         con.execute("checkpoint")
     finally:
@@ -139,6 +150,45 @@ def define(
         con.execute(f"create or replace view {relation} as {sql_text(view)}")
 
 
+def _update_in_place(
+    target: Path,
+    lake_files: dict[str, tuple[type, list[Path]]],
+    data_tables: dict[str, pd.DataFrame],
+    system_views: list[str],
+    runs: pd.DataFrame,
+    lake_root: Path,
+) -> bool:
+    """Update the existing warehouse file in place, in one transaction: its `lake` rows follow
+    the manifest incrementally (the night's files, not the ledger), its small data tables and
+    views are replaced. DuckDB's write-ahead log makes the transaction atomic: a run killed
+    before the commit leaves the previous warehouse (the uncommitted log is discarded when the
+    file is next opened); after it, the new one. Returns False, having changed nothing, when the
+    file cannot be updated in place: it is missing, an analyst's session holds it (a lock) or
+    left a write-ahead log beside it, or it has no row tables (an older release)."""
+    if not target.exists() or target.with_name(target.name + ".wal").exists():
+        return False
+    try:
+        con = connect(target)
+    except duckdb.Error:
+        return False  # locked by another process, or not a DuckDB file: rebuild beside it
+    try:
+        has_rows = con.execute(
+            "select count(*) from information_schema.tables where table_schema = 'lake' and table_name = '_files'"
+        ).fetchone()[0]
+        if not has_rows:
+            return False
+        con.execute("begin transaction")
+        _sync_rows(con, lake_root, lake_files)
+        define(con, lake_files, data_tables, system_views, runs, materialised=True)
+        con.execute("commit")
+        con.execute("checkpoint")
+    except BaseException:
+        con.close()  # the open transaction is rolled back: the warehouse is as it was
+        raise
+    con.close()
+    return True
+
+
 def build(
     target: Path,
     lake_files: dict[str, tuple[type, list[Path]]],
@@ -148,17 +198,24 @@ def build(
     rows_db: Path | None = None,
     lake_root: Path | None = None,
 ) -> Path:
-    """Build the warehouse into `<target>.tmp` and return that path (the caller swaps it in).
+    """Bring the warehouse up to date and return the path the caller swaps in: `<target>.tmp`
+    when it was built afresh, or `target` itself when it was updated in place (`swap_in` then
+    has nothing to move).
 
-    With `rows_db`, the warehouse is self-contained: the row store is brought up to date and
-    copied, so the file answers every view wherever it is opened (a copied state folder, an
-    analyst's laptop). Without it, the lake relations are views over the Parquet files."""
+    With `rows_db`, the warehouse is self-contained: its lake relations are tables inside it,
+    so the file answers every view wherever it is opened (a copied state folder, an analyst's
+    laptop). A nightly run updates the existing warehouse in place (`_update_in_place`, cost
+    following the night's files); when it cannot, the row store is brought up to date and
+    copied into a new file. The row store is kept up to date in both cases (incrementally).
+    Without `rows_db`, the lake relations are views over the Parquet files."""
     tmp = target.with_name(target.name + ".tmp")
     for stale in (tmp, tmp.with_name(tmp.name + ".wal")):
         if stale.exists():
             stale.unlink()
     if rows_db is not None:
         materialise(rows_db, lake_root, lake_files)
+        if _update_in_place(target, lake_files, data_tables, system_views, runs, lake_root):
+            return target
         shutil.copyfile(rows_db, tmp)
     con = connect(tmp)
     try:
@@ -175,6 +232,8 @@ def swap_in(tmp: Path, target: Path, set_aside: Path | None = None) -> str | Non
     the new one unreadable ("WAL does not match database file"): it is moved aside, and the
     returned note says so (the warehouse is rebuilt every run; analysts' own tables belong in
     their own database file)."""
+    if tmp == target:
+        return None  # updated in place (no analyst's log was beside it)
     os.replace(tmp, target)
     wal = target.with_name(target.name + ".wal")
     if not wal.exists():

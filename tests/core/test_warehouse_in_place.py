@@ -1,0 +1,42 @@
+"""The nightly warehouse update (issue 13): in place when nobody holds the file, so a night does
+not copy the whole row store; a new file swapped in when an analyst's session holds it."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def game(day: int, first: str) -> str:
+    return f"2026-11-{day:02d}\n・1位{first} 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
+
+
+def test_a_night_updates_the_warehouse_file_in_place(office):
+    office.post("sofu-mahjong/a.txt", game(3, "A"))
+    office.run()
+    before = (office.state / "warehouse.duckdb").stat().st_ino
+    office.post("sofu-mahjong/b.txt", game(4, "E"))
+    office.run()
+    assert (office.state / "warehouse.duckdb").stat().st_ino == before  # the same file, not a copy
+    assert not (office.state / "warehouse.duckdb.tmp").exists()
+    # two games of 4 lines; E won the second: 7 points (placing 7/4/2/0, data/rules/mahjong)
+    balances = office.query("select player_id, points from balances order by player_id")
+    assert balances.astype(str).values.tolist() == [["A", "7.00"], ["B", "8.00"], ["C", "4.00"], ["D", "0.00"],
+                                                    ["E", "7.00"]]
+
+
+def test_a_reader_holding_the_warehouse_gets_a_new_file_swapped_in(office):
+    office.post("sofu-mahjong/a.txt", game(3, "A"))
+    office.run()
+    before = (office.state / "warehouse.duckdb").stat().st_ino
+    code = ("import duckdb, sys; con = duckdb.connect(sys.argv[1], read_only=True); print('ready', flush=True); "
+            "sys.stdin.readline()")
+    reader = subprocess.Popen([sys.executable, "-c", code, str(office.state / "warehouse.duckdb")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert reader.stdout.readline().strip() == "ready"
+        office.post("sofu-mahjong/b.txt", game(4, "E"))
+        office.run()
+    finally:
+        reader.communicate("\n", timeout=30)
+    assert (office.state / "warehouse.duckdb").stat().st_ino != before
+    assert len(office.query("select * from awards")) == 8
