@@ -1,0 +1,116 @@
+"""Swedish team series (seed 002 tables B2-B4, E2-E7, G1, G3; RULES.md §3 "Series"): per-match
+awards, accumulated exactly over the series and rounded up at its end.
+
+Pure DataFrame -> DataFrame steps, no I/O except ``load_series_rules``:
+
+- ``classify(teams, margins)``: won / drawn / lost by the team's OWN VP after penalties, by the
+  seed's margin table for the match's VP scale (18-12 won and 17-13 drawn on 30, ...). So an 18-12
+  with a 1 VP time penalty (17-12) is a draw for the winner, and 17-13 penalised to 17-12 leaves
+  the 12-team nothing (the seed's examples). Fractional VP must reach the printed threshold.
+- ``team_points(matches, rules)``: points per team per match from series_match_points.csv
+  (table, divisions, division, boards); a draw gets the drawn points; walkovers get nothing;
+  an interrupted match gets half scale when at least half of its boards were played, else nothing.
+- ``member_lines(team_rows, appearances)``: each member who played at least one half gets the
+  team's points × own halves / all halves the team's members played (seed E2: A, B, C 5 each,
+  D and E 2½ of 20).
+- ``series_totals(lines)``: exact sum per player and series, rounded up once ("Decimaler avrundas
+  uppåt ... tills tävlingen är färdigspelad").
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pipelines.sweden.rules import RULES_DIR, SwedenRulesError, _read, frac
+from schemas import sweden_series as S
+
+SIDES = ("home", "away")
+
+
+def load_series_rules(rules_dir: Path | None = None) -> dict[str, pd.DataFrame]:
+    d = Path(rules_dir or RULES_DIR)
+    return {name: _read(d / f"{name}.csv", model) for name, model in S.RULE_TABLES.items()}
+
+
+def team_rows(matches: pd.DataFrame) -> pd.DataFrame:
+    """One row per team per match: own and opponent VP after penalties."""
+    parts = []
+    for side, other in (SIDES, SIDES[::-1]):
+        parts.append(matches.assign(side=side, team=matches[side], opponent=matches[other],
+                                    own_vp=matches[f"{side}_vp"], opp_vp=matches[f"{other}_vp"]))
+    return pd.concat(parts, ignore_index=True)
+
+
+def classify(teams: pd.DataFrame, margins: pd.DataFrame, rule_version: str = "se-2009") -> pd.DataFrame:
+    """Adds ``result`` (won / drawn / lost; ``no scale`` when the scale is not in the table)."""
+    m = margins[margins["rule_version"] == rule_version][["scale_total", "won_own_vp", "drawn_own_vp"]]
+    out = teams.merge(m, how="left", on="scale_total", validate="many_to_one")
+    own = out["own_vp"].map(Fraction)
+    won = own >= out["won_own_vp"].map(lambda v: Fraction(int(v)) if pd.notna(v) else None)
+    drawn = own >= out["drawn_own_vp"].map(lambda v: Fraction(int(v)) if pd.notna(v) else None)
+    result = np.select([out["won_own_vp"].isna(), won, drawn], ["no scale", "won", "drawn"], "lost")
+    return out.assign(result=result).drop(columns=["won_own_vp", "drawn_own_vp"])
+
+
+def _pick_points(teams: pd.DataFrame, points: pd.DataFrame, rule_version: str) -> pd.DataFrame:
+    p = points[points["rule_version"] == rule_version].assign(
+        max_b=lambda d: pd.to_numeric(d["max_boards"].replace("", np.nan)).fillna(10**6),
+        won_f=lambda d: d["won_points"].map(frac), drawn_f=lambda d: d["drawn_points"].map(frac))
+    cand = teams.reset_index().merge(p[["table", "divisions", "division", "denomination", "min_boards", "max_b",
+                                        "won_f", "drawn_f"]], how="left", on=["table", "divisions", "division"])
+    fits = (cand["boards"] >= cand["min_boards"]) & (cand["boards"] <= cand["max_b"])
+    chosen = cand[fits].drop_duplicates("index").set_index("index")
+    return teams.join(chosen[["denomination", "won_f", "drawn_f"]])
+
+
+def team_points(matches: pd.DataFrame, rules: dict[str, pd.DataFrame], rule_version: str = "se-2009") -> pd.DataFrame:
+    """One row per team per match with ``result``, ``points`` (Fraction), ``denomination`` and
+    ``basis``; a match whose table/boards have no row gets ``problem`` (for quarantine)."""
+    teams = classify(team_rows(matches), rules["series_margins"], rule_version)
+    teams = _pick_points(teams, rules["series_match_points"], rule_version)
+    played = teams["boards_played"].fillna(teams["boards"])
+    interrupted = played < teams["boards"]
+    factor = np.select([teams["walkover"], interrupted & (played * 2 >= teams["boards"]), interrupted],
+                       [Fraction(0), Fraction(1, 2), Fraction(0)], Fraction(1))
+    base = np.select([teams["result"].eq("won"), teams["result"].eq("drawn")],
+                     [teams["won_f"], teams["drawn_f"]], None)
+    no_row = teams["won_f"].isna()
+    problem = np.select(
+        [teams["result"].eq("no scale"), no_row],
+        ["VP scale " + teams["scale_total"].astype(str) + " is not in the margin table (expected 2, 4, 6, 8, 20 or 30)",
+         "table " + teams["table"] + " (" + teams["divisions"].astype(str) + " divisions, division "
+         + teams["division"].astype(str) + ") has no award for " + teams["boards"].astype(str) + " boards per match"],
+        "")
+    pts = pd.Series([(Fraction(0) if (b is None or (isinstance(b, float) and math.isnan(b))) else b) * f
+                     for b, f in zip(base, factor)], index=teams.index, dtype=object)
+    how = np.select([teams["walkover"], interrupted & (factor == Fraction(1, 2)), interrupted],
+                    [" (walkover: no points)", " (interrupted, half scale)", " (interrupted before half: no points)"], "")
+    basis = ("round " + teams["round"].astype(str) + ", " + teams["home"] + " – " + teams["away"] + " "
+             + teams["home_vp"].astype(str) + "-" + teams["away_vp"].astype(str) + " " + teams["result"] + how)
+    return teams.assign(points=pts.where(problem == "", None), basis=basis, problem=problem)
+
+
+def member_lines(teams: pd.DataFrame, appearances: pd.DataFrame) -> pd.DataFrame:
+    """appearances: match_id, side, player, half (1 or 2). One line per member per match:
+    points × halves / the team's halves, exact (Fraction)."""
+    halves = (appearances.drop_duplicates(["match_id", "side", "player", "half"])
+              .groupby(["match_id", "side", "player"], as_index=False).agg(halves=("half", "size")))
+    halves = halves.assign(team_halves=halves.groupby(["match_id", "side"])["halves"].transform("sum"))
+    t = teams[teams["problem"].eq("")][["match_id", "series_id", "round", "side", "team", "result",
+                                        "denomination", "points", "basis"]]
+    out = t.merge(halves, on=["match_id", "side"], how="inner", validate="one_to_many")
+    share = [p * h / th for p, h, th in zip(out["points"], out["halves"], out["team_halves"])]
+    basis = (out["basis"] + ": " + out["points"].map(str) + " × " + out["halves"].astype(str) + "/"
+             + out["team_halves"].astype(str) + " (halves played of the team's halves)")
+    return out.assign(share=pd.Series(share, index=out.index, dtype=object), basis=basis)
+
+
+def series_totals(lines: pd.DataFrame) -> pd.DataFrame:
+    """Exact accumulated share per series and player and the total rounded up once."""
+    g = lines.groupby(["series_id", "player", "denomination"], as_index=False).agg(
+        exact=("share", lambda s: sum(s, Fraction(0))), matches=("match_id", "nunique"))
+    return g.assign(points=g["exact"].map(math.ceil).astype("int64"))
