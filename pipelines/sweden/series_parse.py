@@ -109,3 +109,15 @@ def matches_frame(rows: list[dict]) -> pd.DataFrame:
             "walkover"]
     df = pd.DataFrame(rows, columns=cols).drop_duplicates("match_id", keep="last")
     return df.assign(boards_played=df["boards_played"].astype("Float64"))
+
+
+def latest_versions(parsed: list[tuple[dict, pd.DataFrame]]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Matches and appearances in arrival order, keeping only the last version of each match (a
+    correction replaces the match's row AND its line-ups, so a player only in the old version drops)."""
+    if not parsed:
+        return matches_frame([]), pd.DataFrame(columns=["match_id", "side", "player", "half"])
+    rows = [{**row, "_version": i} for i, (row, _) in enumerate(parsed)]
+    apps = pd.concat([a.assign(_version=i) for i, (_, a) in enumerate(parsed)], ignore_index=True)
+    matches = pd.DataFrame(rows).drop_duplicates("match_id", keep="last")
+    keep = apps.merge(matches[["match_id", "_version"]], on=["match_id", "_version"], how="inner")
+    return matches_frame(matches.drop(columns="_version").to_dict("records")), keep.drop(columns="_version")
