@@ -67,4 +67,34 @@ class SeriesMatchPoints(pa.DataFrameModel):
         return df["division"] <= df["divisions"]
 
 
-RULE_TABLES = {"series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints}
+class SeriesBonus(pa.DataFrameModel):
+    """series_bonus.csv: the bonus code of series_match_points.csv -> the printed bonus table and the
+    share of it (B3: division 1 100 %, 2 50 %, 3 25 %)."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    bonus: Series[str] = pa.Field(isin=["B2", "B2 100%", "B2 50%", "B2 25%"])
+    table: Series[str] = pa.Field(isin=["B2"])
+    percent: Series[int] = pa.Field(ge=1, le=100)
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "bonus"]
+
+
+class SeriesParameters(pa.DataFrameModel):
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    name: Series[str] = pa.Field(isin=["bonus_min_share_of_halves", "double_series_factor",
+                                       "bonus_beyond_printed_per_team", "bonus_beyond_printed_per_place",
+                                       "swiss_extra_teams"])
+    value: Series[str] = pa.Field(str_matches=NUMBER)
+    source: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "name"]
+
+
+RULE_TABLES = {"series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints,
+               "series_bonus": SeriesBonus, "series_parameters": SeriesParameters}

@@ -114,3 +114,60 @@ def series_totals(lines: pd.DataFrame) -> pd.DataFrame:
     g = lines.groupby(["series_id", "player", "denomination"], as_index=False).agg(
         exact=("share", lambda s: sum(s, Fraction(0))), matches=("match_id", "nunique"))
     return g.assign(points=g["exact"].map(math.ceil).astype("int64"))
+
+
+def _param(rules: dict[str, pd.DataFrame], name: str, rule_version: str) -> Fraction:
+    p = rules["series_parameters"]
+    row = p[(p["rule_version"] == rule_version) & (p["name"] == name)]
+    if row.empty:
+        raise SwedenRulesError(f"series_parameters.csv has no {name!r} for {rule_version}")
+    return frac(row.iloc[0]["value"])
+
+
+def bonus_points(printed_b2: pd.DataFrame, rules: dict[str, pd.DataFrame], size: int, place: int,
+                 rule_version: str = "se-2009") -> int:
+    """The B2 bonus per player for a place among ``size`` teams: the printed row (4-12 teams), beyond
+    it 10 × (teams − 1) − 30 × (place − 1) while positive (RULES.md §3); 0 outside."""
+    t = printed_b2[(printed_b2["rule_version"] == rule_version)]
+    hit = t[(t["size"] == size) & (t["place"] == place)]
+    if not hit.empty:
+        return int(hit.iloc[0]["points"])
+    if size <= int(t["size"].max()):
+        return 0
+    value = (_param(rules, "bonus_beyond_printed_per_team", rule_version) * (size - 1)
+             - _param(rules, "bonus_beyond_printed_per_place", rule_version) * (place - 1))
+    return int(max(value, 0))
+
+
+def series_bonus(standings: pd.DataFrame, lines: pd.DataFrame, rules: dict[str, pd.DataFrame],
+                 printed_b2: pd.DataFrame, *, table: str, divisions: int = 1, division: int = 1,
+                 double: bool = False, swiss_rounds: int | None = None,
+                 rule_version: str = "se-2009") -> pd.DataFrame:
+    """Bonus lines after the series' end. standings: series_id, team, place (ties broken). lines:
+    the series' member lines. Each member with at least 1/3 of the team's halves (2 per match the
+    team played) gets the B2 bonus of the team's place × the division's percent (× 2 for a double
+    series; a Swiss series uses the B2 row for rounds + 1 teams). Tables without a B2 bonus: none."""
+    mp = rules["series_match_points"]
+    code = mp[(mp["rule_version"] == rule_version) & (mp["table"] == table) & (mp["divisions"] == divisions)
+              & (mp["division"] == division)]["bonus"]
+    b = rules["series_bonus"]
+    b = b[(b["rule_version"] == rule_version) & b["bonus"].isin(code)]
+    cols = ["series_id", "team", "player", "place", "halves", "team_halves", "denomination", "share", "basis"]
+    if b.empty:
+        return pd.DataFrame(columns=cols)
+    percent = Fraction(int(b.iloc[0]["percent"]), 100)
+    factor = percent * (_param(rules, "double_series_factor", rule_version) if double else 1)
+    size = (swiss_rounds + int(_param(rules, "swiss_extra_teams", rule_version))) if swiss_rounds else len(standings)
+    need = _param(rules, "bonus_min_share_of_halves", rule_version)
+    per_player = lines.groupby(["series_id", "team", "player", "denomination"], as_index=False).agg(halves=("halves", "sum"))
+    team_matches = lines.groupby(["series_id", "team"], as_index=False).agg(team_matches=("match_id", "nunique"))
+    out = (per_player.merge(team_matches, on=["series_id", "team"])
+           .merge(standings[["series_id", "team", "place"]], on=["series_id", "team"], how="inner"))
+    out = out.assign(team_halves=out["team_matches"] * 2)
+    out = out[[Fraction(int(h), int(t)) >= need for h, t in zip(out["halves"], out["team_halves"])]]
+    value = out["place"].map(lambda p: bonus_points(printed_b2, rules, size, int(p), rule_version))
+    share = pd.Series([v * factor for v in value], index=out.index, dtype=object)
+    basis = ("bonus place " + out["place"].astype(str) + " of " + str(size) + (" (Swiss rounds + 1)" if swiss_rounds else "")
+             + ": " + value.astype(str) + f" × {factor}" + " (halves " + out["halves"].astype(str) + " of "
+             + out["team_halves"].astype(str) + ")")
+    return out.assign(share=share, basis=basis)[cols]
