@@ -84,7 +84,7 @@ class SeriesBonus(pa.DataFrameModel):
 
 class SeriesParameters(pa.DataFrameModel):
     rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
-    name: Series[str] = pa.Field(isin=["bonus_min_share_of_halves", "double_series_factor",
+    name: Series[str] = pa.Field(isin=["bonus_min_share_of_halves", "g1_min_20_board_matches", "g1_min_24_board_halves", "double_series_factor",
                                        "bonus_beyond_printed_per_team", "bonus_beyond_printed_per_place",
                                        "swiss_extra_teams"])
     value: Series[str] = pa.Field(str_matches=NUMBER)
@@ -96,5 +96,24 @@ class SeriesParameters(pa.DataFrameModel):
         unique = ["rule_version", "name"]
 
 
-RULE_TABLES = {"series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints,
+class SeriesPlaceBonus(pa.DataFrameModel):
+    """series_place_bonus.csv: G1's per-player bonus, G3's 20 % for the division I winner, E7's
+    conversion of division III's first two places to gold."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    table: Series[str] = pa.Field(isin=["G1", "G3", "E7"])
+    division: Series[int] = pa.Field(ge=1, le=6)
+    place: Series[int] = pa.Field(ge=1, le=16)
+    kind: Series[str] = pa.Field(isin=["points", "percent_of_played", "to_gold"])
+    value: Series[str] = pa.Field(str_matches=NUMBER)
+    denomination: Series[str] = pa.Field(isin=["bp", "sp", "gp"])
+    source: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "table", "division", "place"]
+
+
+RULE_TABLES = {"series_place_bonus": SeriesPlaceBonus, "series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints,
                "series_bonus": SeriesBonus, "series_parameters": SeriesParameters}

@@ -171,3 +171,43 @@ def series_bonus(standings: pd.DataFrame, lines: pd.DataFrame, rules: dict[str, 
              + ": " + value.astype(str) + f" × {factor}" + " (halves " + out["halves"].astype(str) + " of "
              + out["team_halves"].astype(str) + ")")
     return out.assign(share=share, basis=basis)[cols]
+
+
+def place_bonus(standings: pd.DataFrame, lines: pd.DataFrame, matches: pd.DataFrame,
+                rules: dict[str, pd.DataFrame], *, table: str, division: int = 1,
+                rule_version: str = "se-2009") -> pd.DataFrame:
+    """Final-place lines of G1, G3 and E7 (series_place_bonus.csv):
+    G1 ``points`` per player of the placed team who played at least two 20-board matches or three
+    halves in 24-board matches; G3 ``percent_of_played``: the winner's members get 20 % of their own
+    series points; E7 ``to_gold``: the members of places 1-2 get their series sp as gp (× 1/10, an
+    interpretation) with an equal negative sp line, so the sp holding moves to gold."""
+    pb = rules["series_place_bonus"]
+    pb = pb[(pb["rule_version"] == rule_version) & (pb["table"] == table) & (pb["division"] == division)]
+    cols = ["series_id", "team", "player", "place", "denomination", "share", "basis"]
+    if pb.empty:
+        return pd.DataFrame(columns=cols)
+    placed = standings.merge(pb[["place", "kind", "value", "denomination"]], on="place")
+    mine = lines.merge(matches[["match_id", "boards"]], on="match_id", how="left")
+    per = mine.groupby(["series_id", "team", "player"], as_index=False).agg(
+        played=("share", lambda s: sum(s, Fraction(0))),
+        m20=("boards", lambda b: int((b.between(20, 23)).sum())),
+        h24=("halves", lambda h: 0))
+    h24 = mine[mine["boards"] >= 24].groupby(["series_id", "team", "player"])["halves"].sum()
+    per = per.drop(columns="h24").join(h24.rename("h24"), on=["series_id", "team", "player"]).fillna({"h24": 0})
+    out = per.merge(placed, on=["series_id", "team"], how="inner")
+    value = out["value"].map(frac)
+    g1_ok = (out["m20"] >= _param(rules, "g1_min_20_board_matches", rule_version)) | \
+        (out["h24"] >= _param(rules, "g1_min_24_board_halves", rule_version))
+    keep = np.where(out["kind"].eq("points"), g1_ok, True)
+    out = out.assign(value=value)[keep]
+    share = [v if k == "points" else p * v / 100 if k == "percent_of_played" else p * v
+             for k, v, p in zip(out["kind"], out["value"], out["played"])]
+    basis = np.select([out["kind"].eq("points"), out["kind"].eq("percent_of_played")],
+                      [table + " bonus place " + out["place"].astype(str),
+                       table + " winner: " + out["value"].astype(str) + " % of the series points " + out["played"].astype(str)],
+                      table + " place " + out["place"].astype(str) + ": series sp " + out["played"].astype(str) + " to gp")
+    res = out.assign(share=pd.Series(share, index=out.index, dtype=object), basis=basis)[cols]
+    back = out[out["kind"].eq("to_gold")]
+    reverse = back.assign(denomination="sp", share=[-p for p in back["played"]],
+                          basis=table + " place " + back["place"].astype(str) + ": series sp converted to gold")[cols]
+    return pd.concat([res, reverse], ignore_index=True)
