@@ -78,3 +78,39 @@ def test_generated_double_series_matches_the_reference(seed):
     lines = SR.member_lines(SR.team_points(matches, SR.load_series_rules()), apps)
     got = SR.series_totals(lines).set_index("player")["points"].to_dict()
     assert got == _reference(files)
+
+
+# B3 with three divisions: "i ettan om 76, i tvåan om 60 och i trean om 52 poäng"
+B3_THREE = {1: 76, 2: 60, 3: 52}
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_three_division_series_and_a_cup_walkover(seed):
+    rnd = random.Random(seed)
+    parsed, expected = [], {}
+    for div, won in B3_THREE.items():
+        teams = [f"D{div} L{i}" for i in range(4)]
+        for no, (h, a) in enumerate([(x, y) for i, x in enumerate(teams) for y in teams[i + 1:]], start=1):
+            vh = rnd.randint(0, 30)
+            players = {s: [f"{t} p{j}" for j in range(4)] for s, t in (("home", h), ("away", a))}
+            body = (f"series: b3\nround: {no}\ndate: 2026-11-0{no}\ntable: B3\ndivisions: 3\ndivision: {div}\n"
+                    f"boards: 28\nscale: 30\nhome: {h}\naway: {a}\nhome_vp: {vh}\naway_vp: {30 - vh}\n")
+            for s in ("home", "away"):
+                body += f"{s}_first_half: {', '.join(players[s])}\n{s}_second_half: {', '.join(players[s])}\n"
+            name = f"d{div}m{no}.match.txt"
+            row, apps, problems = parse_match(name, body.encode())
+            assert problems == []
+            parsed.append((row, apps))
+            for s, own in (("home", vh), ("away", 30 - vh)):
+                pts = won if own >= 18 else Fraction(won, 2) if own >= 13 else 0
+                for p in players[s]:
+                    expected[p] = expected.get(p, Fraction(0)) + Fraction(pts, 4)
+    wo = ("series: b3\nround: 7\ndate: 2026-11-09\ntable: B2\nboards: 24\nscale: 30\nhome: D1 L0\naway: D1 L1\n"
+          "home_vp: 18\naway_vp: 0\nwalkover: yes\n")
+    row, apps, problems = parse_match("cup-wo.match.txt", wo.encode())
+    assert problems == []
+    parsed.append((row, apps))
+    matches, apps = latest_versions(parsed)
+    lines = SR.member_lines(SR.team_points(matches, SR.load_series_rules()), apps)
+    got = SR.series_totals(lines).set_index("player")["points"].to_dict()
+    assert got == {p: math.ceil(v) for p, v in expected.items()}
