@@ -1,0 +1,119 @@
+"""Contracts of the Swedish team-series rule tables (seed 002, tables B2-B4, E2-E7, G1, G3;
+RULES.md §3 "Series"): ``data/rules/sweden/series_*.csv``, one pandera model each.
+
+series_margins.csv: per VP scale (total VP of a match), the lowest own VP after penalties that wins
+and the lowest that draws ("Definition av vunnen respektive oavgjord match"); below ``drawn_own_vp``
+the match is lost. series_match_points.csv: the team's points per match won / drawn by table,
+number of divisions, division and boards per match.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import pandera.pandas as pa
+from pandera.typing import Series
+
+NUMBER = r"^\d+(/\d+)?$"  # 64, 5/2
+TABLES = ["B2", "B3", "B4", "E2", "E3", "E4", "E5", "E6", "E7", "G1", "G3"]
+
+
+class SeriesMargins(pa.DataFrameModel):
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    scale_total: Series[int] = pa.Field(ge=2, le=30)
+    won_own_vp: Series[int] = pa.Field(ge=1)
+    drawn_own_vp: Series[int] = pa.Field(ge=0)
+    won_example: Series[str] = pa.Field(str_matches=r"^\d+-\d+$")
+    drawn_examples: Series[str] = pa.Field(str_matches=r"^\d+-\d+( \d+-\d+)*$")
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "scale_total"]
+
+    @pa.dataframe_check(error="a win needs more VP than a draw, and a draw at most the won VP - 1")
+    def _order(cls, df: pd.DataFrame) -> Series[bool]:
+        return (df["drawn_own_vp"] < df["won_own_vp"]) & (df["won_own_vp"] <= df["scale_total"])
+
+    @pa.dataframe_check(error="the won example must be the won_own_vp and the rest of the scale")
+    def _won_example(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["won_example"] == df["won_own_vp"].astype(str) + "-" + (df["scale_total"] - df["won_own_vp"]).astype(str)
+
+    @pa.dataframe_check(error="the lowest drawn example must leave the other team drawn_own_vp")
+    def _drawn_example(cls, df: pd.DataFrame) -> Series[bool]:
+        first = df["drawn_examples"].str.split(" ").str[0].str.split("-")
+        return first.str[0].astype(int).eq(df["won_own_vp"] - 1) & \
+            df["drawn_examples"].str.split(" ").str[-1].str.split("-").str[0].astype(int).mul(2).ge(df["scale_total"])
+
+
+class SeriesMatchPoints(pa.DataFrameModel):
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    table: Series[str] = pa.Field(isin=TABLES)
+    divisions: Series[int] = pa.Field(ge=1, le=6)
+    division: Series[int] = pa.Field(ge=1, le=6)
+    denomination: Series[str] = pa.Field(isin=["bp", "sp", "gp"])
+    min_boards: Series[int] = pa.Field(ge=1)
+    max_boards: Series[str] = pa.Field(str_matches=r"^(\d+)?$")
+    won_points: Series[str] = pa.Field(str_matches=NUMBER)
+    drawn_points: Series[str] = pa.Field(str_matches=NUMBER)
+    bonus: Series[str] = pa.Field(isin=["none", "B2", "B2 100%", "B2 50%", "B2 25%", "G1", "G3 20%"])
+    note: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "table", "divisions", "division", "min_boards"]
+
+    @pa.dataframe_check(error="division must be at most the number of divisions")
+    def _division(cls, df: pd.DataFrame) -> Series[bool]:
+        return df["division"] <= df["divisions"]
+
+
+class SeriesBonus(pa.DataFrameModel):
+    """series_bonus.csv: the bonus code of series_match_points.csv -> the printed bonus table and the
+    share of it (B3: division 1 100 %, 2 50 %, 3 25 %)."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    bonus: Series[str] = pa.Field(isin=["B2", "B2 100%", "B2 50%", "B2 25%"])
+    table: Series[str] = pa.Field(isin=["B2"])
+    percent: Series[int] = pa.Field(ge=1, le=100)
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "bonus"]
+
+
+class SeriesParameters(pa.DataFrameModel):
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    name: Series[str] = pa.Field(isin=["bonus_min_share_of_halves", "g1_min_20_board_matches", "g1_min_24_board_halves", "double_series_factor",
+                                       "bonus_beyond_printed_per_team", "bonus_beyond_printed_per_place",
+                                       "swiss_extra_teams"])
+    value: Series[str] = pa.Field(str_matches=NUMBER)
+    source: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "name"]
+
+
+class SeriesPlaceBonus(pa.DataFrameModel):
+    """series_place_bonus.csv: G1's per-player bonus, G3's 20 % for the division I winner, E7's
+    conversion of division III's first two places to gold."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    table: Series[str] = pa.Field(isin=["G1", "G3", "E7"])
+    division: Series[int] = pa.Field(ge=1, le=6)
+    place: Series[int] = pa.Field(ge=1, le=16)
+    kind: Series[str] = pa.Field(isin=["points", "percent_of_played", "to_gold"])
+    value: Series[str] = pa.Field(str_matches=NUMBER)
+    denomination: Series[str] = pa.Field(isin=["bp", "sp", "gp"])
+    source: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "table", "division", "place"]
+
+
+RULE_TABLES = {"series_place_bonus": SeriesPlaceBonus, "series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints,
+               "series_bonus": SeriesBonus, "series_parameters": SeriesParameters}
