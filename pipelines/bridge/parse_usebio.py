@@ -117,6 +117,15 @@ def _drop_external_doctype(data: bytes) -> tuple[bytes, str]:
     return data[:m.start()] + blank + rest, ""
 
 
+_NOT_PLAYED = {"NP", "N/P", "NOT PLAYED", "NOTPLAYED"}
+
+
+def _not_played(contract: str, score: str, tricks: str) -> bool:
+    """True when a traveller line is the scorer's ``NP`` (board not played at this table)."""
+    c, sc = contract.strip().upper(), score.strip().upper()
+    return (c in _NOT_PLAYED and sc in _NOT_PLAYED | {""}) or (sc in _NOT_PLAYED and c in _NOT_PLAYED | {""})
+
+
 def _text(el, name: str, default: str = "") -> str:
     if el is None:
         return default
@@ -201,6 +210,10 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                     for li, tl in enumerate(child.findall("TRAVELLER_LINE"), start=1):
                         prefix = (f"SESSION {session}, " if session not in ("", "1") else "") + (f"SECTION {section}, " if section else "")
                         score = _text(tl, "SCORE")
+                        if _not_played(_text(tl, "CONTRACT"), score, _text(tl, "TRICKS")):
+                            # The scorer's own mark that this board was not played at this table: no result,
+                            # so the board has fewer results and is Neuberg-factored like any such board.
+                            continue
                         recs.append({"event_id": event_id, "session": session or "1", "section": section, "board": bno,
                                      "round": _text(tl, "ROUND_NUMBER") or rnd,
                                      "ns_pair": _text(tl, "NS_PAIR_NUMBER") or _text(tl, "NS_TEAM_NUMBER"),
