@@ -51,3 +51,28 @@ def test_np_mixed_with_a_real_contract_is_still_quarantined():
                            b"<CONTRACT>4S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>10</TRICKS><SCORE>NP</SCORE>")
     frames, q = parse_usebio("club/np.xml", variant)
     assert len(q) == 1 and q.iloc[0]["location"] == "BOARD 2, TRAVELLER_LINE 3"
+
+
+def test_lettered_pair_numbers_of_a_two_section_file_score_per_section():
+    """usebio_two_sections_lettered_pairs.xml: pairs '(A) 1 NS' ... '(B) 2 EW', no SECTION wrapper; the
+    TRICKS cells use '=', '+1', '-1', '+2', '-2' and counts '7' / '9'. Scored per section (top 2 a board).
+
+    Law 77 of the stated scores (board 1 none vul, board 2 NS vul):
+      4S= 420, 4S+1 450, 4S-1 -50, 2S+2 170; 1NT by E 7 tricks EW +90 (NS -90),
+      2H by W -2, EW not vul: NS +100; 3NT by S 9 tricks vul 600.
+    Section A: board 1 450 > 420: NS2 2, NS1 0, EW1 2, EW2 0.  board 2 (NS1 v EW2 -90, NS2 v EW1 +100):
+      NS2 2, NS1 0, EW2 2, EW1 0.  -> NS1 0/4 = 0%, NS2 4/4 = 100%, EW1 2/4 = 50%, EW2 2/4 = 50%.
+    Section B: board 1 170 > -50: NS2 2, NS1 0, EW1 2, EW2 0.  board 2 600 = 600: 1 each.
+      -> NS1 1/4 = 25%, NS2 3/4 = 75%, EW1 3/4 = 75%, EW2 1/4 = 25%.
+    """
+    frames, q = parse_usebio("club/two.xml", (FIX / "usebio_two_sections_lettered_pairs.xml").read_bytes())
+    assert q.empty, q.to_dict("records")
+    lines = frames["traveller_lines"]
+    assert sorted(set(lines["section"])) == ["A", "B"] and set(lines["ns_pair"]) == {"1", "2"}
+    assert lines["score_ns"].tolist() == [420, 450, -50, 170, -90, 100, 600, 600]
+    st = session_standings_mp(matchpoint_boards(lines)).set_index(["section", "direction", "entrant"])
+    expected = {("A", "NS", "1"): 0, ("A", "NS", "2"): 100, ("A", "EW", "1"): 50, ("A", "EW", "2"): 50,
+                ("B", "NS", "1"): 25, ("B", "NS", "2"): 75, ("B", "EW", "1"): 75, ("B", "EW", "2"): 25}
+    assert {k: Decimal(str(st.loc[k, "percentage"])) for k in expected} == {k: Decimal(v) for k, v in expected.items()}
+    ents = frames["entrants"].set_index(["section", "direction", "entrant"])
+    assert ents.loc[("B", "EW", "2"), "player_names"] == "B2EW One; B2EW Two"
