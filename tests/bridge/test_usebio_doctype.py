@@ -12,6 +12,8 @@ from unittest import mock
 
 import pytest
 
+from tests.bridge.test_bridge_pipeline import office  # noqa: F401  (the bridge-only office fixture)
+
 from pipelines.bridge.parse_usebio import parse_usebio
 
 FIX = Path(__file__).parent / "fixtures"
@@ -75,3 +77,15 @@ def test_two_doctypes_and_a_late_doctype_are_refused():
     late = b"<?xml version='1.0'?>\n<!-- " + b"x" * 5000 + b' -->\n<!DOCTYPE USEBIO SYSTEM "u.dtd">\n' + data.split(b"\n", 2)[2]
     q = parse_usebio("club/late.xml", late)[1]
     assert "DOCTYPE" in q["reason"].iloc[0] and q["location"].tolist() == ["whole file"]
+
+
+def test_files_with_the_writers_doctype_post_through_the_nightly_run(office):
+    """End to end: the DOCTYPE fixture and the NP fixture (which also has the DOCTYPE) both post."""
+    from pipelines.core import run as nightly
+    from tests.bridge.test_bridge_pipeline import CLUB
+    office.post(f"{CLUB}/2026-11-20-doctype.xml", (FIX / "usebio_doctype_relative_latin1.xml").read_bytes())
+    office.post(f"{CLUB}/2026-11-21-np.xml", (FIX / "usebio_board_not_played.xml").read_bytes())
+    assert office.run().exit_code == nightly.EXIT_OK
+    n = office.query("select count(*) as n from session_standings")["n"].iloc[0]
+    assert n == 4 + 6  # 2 NS + 2 EW pairs, and 3 NS + 3 EW pairs
+    assert office.query("select count(*) as n from quarantine")["n"].iloc[0] == 0
