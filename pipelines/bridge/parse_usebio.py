@@ -1,7 +1,10 @@
 """USEBIO 1.2 XML result files (the EBU's XML), parsed safely with defusedxml.
 
-Safety: a file with a DTD (``<!DOCTYPE``), entity declarations or external references is not
-parsed at all; it is quarantined as a whole. Nothing is fetched, no entity is expanded.
+Safety: the one DOCTYPE real writers emit, naming an external DTD only (``<!DOCTYPE USEBIO SYSTEM
+"usebio_v1_2.dtd">``, an http URL, or a PUBLIC form), is blanked out before parsing: the DTD is never
+fetched or read. Any other DOCTYPE (an internal subset ``[...]``, another root name, a second or late
+DOCTYPE), any ``<!ENTITY>`` and any entity reference other than the five XML built-ins make the file
+quarantined as a whole. defusedxml still parses with DTDs, entities and external references forbidden.
 
 Read: ``USEBIO/EVENT`` (``EVENT_TYPE`` attribute, ``EVENT_DESCRIPTION``, ``DATE`` dd/mm/yyyy,
 ``WINNER_TYPE``, ``BOARD_SCORING_METHOD``), optional ``SESSION``/``SECTION`` wrappers
@@ -15,6 +18,8 @@ events the traveller lines' pair numbers are team numbers. Adjusted scores: ``SC
 """
 
 from __future__ import annotations
+
+import re
 
 from xml.etree.ElementTree import ParseError
 
@@ -70,6 +75,57 @@ def _safe_parse(data: bytes):
         return None, f"not well-formed XML{where}: {exc}; expected a complete USEBIO 1.2 file"
 
 
+# The one DOCTYPE real writers emit: a name and an external DTD identifier, nothing else, e.g.
+# <!DOCTYPE USEBIO SYSTEM "usebio_v1_2.dtd"> or <!DOCTYPE USEBIO PUBLIC "-//EBU//DTD USEBIO 1.3//EN" "http://...">.
+# No "[" (internal subset) can match: the quoted literals exclude quotes and brackets.
+_LITERAL = rb'(?:"[^"\[\]<>]{0,500}"|\'[^\'\[\]<>]{0,500}\')'
+_EXTERNAL_DOCTYPE = re.compile(rb'<!DOCTYPE[ \t\r\n]+USEBIO[ \t\r\n]+(?:SYSTEM[ \t\r\n]+' + _LITERAL
+                               + rb'|PUBLIC[ \t\r\n]+' + _LITERAL + rb'(?:[ \t\r\n]+' + _LITERAL + rb')?)[ \t\r\n]*>',
+                               re.IGNORECASE)
+_PROLOG_LIMIT = 4096
+
+
+def _drop_external_doctype(data: bytes) -> tuple[bytes, str]:
+    """Blank out a DOCTYPE that only names an external DTD (never fetched, never read).
+
+    Returns (data, "") with the DOCTYPE replaced by spaces (line numbers kept), or (data, reason) when the
+    file declares anything else: an internal subset, an <!ENTITY>, a DOCTYPE for another root or a
+    DOCTYPE after the root element. Linear: one bounded regex on the prolog and two substring scans."""
+    upper_head = data[:_PROLOG_LIMIT].upper()
+    entity = b"<!ENTITY" in data.upper()
+    pos = upper_head.find(b"<!DOCTYPE")
+    if entity:
+        return data, ("the XML declares entities (<!ENTITY>, a DTD feature a USEBIO file never needs); such files are refused "
+                      "unread for safety (no entity is expanded, nothing is fetched): export the results again from "
+                      "the scoring program")
+    if pos < 0:
+        if b"<!DOCTYPE" in data.upper():
+            return data, ("a <!DOCTYPE> appears after the start of the document; refused unread for safety: a USEBIO "
+                          "file has at most one DOCTYPE, before <USEBIO>")
+        return data, ""
+    m = _EXTERNAL_DOCTYPE.match(data, pos)
+    if m is None:
+        found = clip(data[pos:pos + 80].decode("latin-1"), 80)
+        line = data.count(b"\n", 0, pos) + 1
+        return data, ("the XML declares a DTD with an internal subset or an unexpected form; refused unread for safety "
+                      f"(line {line}): expected only <!DOCTYPE USEBIO SYSTEM 'usebio_v1_2.dtd'> "
+                      f"or a PUBLIC/URL form naming an external DTD; found '{found}'")
+    rest = data[m.end():]
+    if b"<!DOCTYPE" in rest.upper():
+        return data, "the XML has more than one <!DOCTYPE>; refused unread for safety: a USEBIO file has at most one"
+    blank = bytes(c if c in b"\r\n" else 0x20 for c in data[m.start():m.end()])
+    return data[:m.start()] + blank + rest, ""
+
+
+_NOT_PLAYED = {"NP", "N/P", "NOT PLAYED", "NOTPLAYED"}
+
+
+def _not_played(contract: str, score: str, tricks: str) -> bool:
+    """True when a traveller line is the scorer's ``NP`` (board not played at this table)."""
+    c, sc = contract.strip().upper(), score.strip().upper()
+    return (c in _NOT_PLAYED and sc in _NOT_PLAYED | {""}) or (sc in _NOT_PLAYED and c in _NOT_PLAYED | {""})
+
+
 def _text(el, name: str, default: str = "") -> str:
     if el is None:
         return default
@@ -80,9 +136,9 @@ def _text(el, name: str, default: str = "") -> str:
 @never_raises
 def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
     """Parse a USEBIO 1.2 file. Never raises on bad input: problems go to the quarantine frame."""
-    if b"<!DOCTYPE" in data[:4096].upper() or b"<!ENTITY" in data[:65536].upper():
-        return whole_file_rejected(source_file, "the XML declares a DTD or entities (<!DOCTYPE>/<!ENTITY>); such files are "
-                                   "refused unread for safety: export the results again without a <!DOCTYPE>")
+    data, refused = _drop_external_doctype(data)
+    if refused:
+        return whole_file_rejected(source_file, refused)
     root, err = _safe_parse(data)
     if root is None:
         return whole_file_rejected(source_file, err)
@@ -154,6 +210,10 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                     for li, tl in enumerate(child.findall("TRAVELLER_LINE"), start=1):
                         prefix = (f"SESSION {session}, " if session not in ("", "1") else "") + (f"SECTION {section}, " if section else "")
                         score = _text(tl, "SCORE")
+                        if _not_played(_text(tl, "CONTRACT"), score, _text(tl, "TRICKS")):
+                            # The scorer's own mark that this board was not played at this table: no result,
+                            # so the board has fewer results and is Neuberg-factored like any such board.
+                            continue
                         recs.append({"event_id": event_id, "session": session or "1", "section": section, "board": bno,
                                      "round": _text(tl, "ROUND_NUMBER") or rnd,
                                      "ns_pair": _text(tl, "NS_PAIR_NUMBER") or _text(tl, "NS_TEAM_NUMBER"),

@@ -1,0 +1,78 @@
+"""USEBIO quirks of real scorers' files, each on a fixture of our own with a hand-computed expectation."""
+
+from decimal import Decimal
+from pathlib import Path
+
+from pipelines.bridge.matchpoints import matchpoint_boards, session_standings_mp
+from pipelines.bridge.parse_usebio import parse_usebio
+
+FIX = Path(__file__).parent / "fixtures"
+
+
+def test_a_board_marked_np_is_not_quarantined_but_neuberg_factored():
+    """usebio_board_not_played.xml: Mitchell, 3 NS and 3 EW pairs, 2 boards; board 2 at table 3 is NP.
+
+    Board 1 (3 results, top 2*(3-1) = 4): NS 430 > 400 > -50 -> NS1 4, NS2 2, NS3 0; EW1 0, EW2 2, EW3 4.
+    Board 2 (n = 2 results, N = 3): raw NS 620 beats 170 -> NS1 2, NS2 0 (EW3 0, EW1 2).
+      Neuberg mp' = (mp + 1) * N / n - 1:  2 -> 3 * 3/2 - 1 = 3.5;  0 -> 1 * 3/2 - 1 = 0.5  (sum 4 = top).
+      NS1 3.5, NS2 0.5; EW3 0.5, EW1 3.5. NS3 and EW2 did not play board 2.
+    Percentages over the boards each pair played (top 4 a board):
+      NS1 (4 + 3.5) / 8 = 93.75   NS2 (2 + 0.5) / 8 = 31.25   NS3 0 / 4 = 0.00
+      EW1 (0 + 3.5) / 8 = 43.75   EW2 2 / 4 = 50.00           EW3 (4 + 0.5) / 8 = 56.25
+    """
+    frames, q = parse_usebio("club/np.xml", (FIX / "usebio_board_not_played.xml").read_bytes())
+    assert q.empty, q.to_dict("records")
+    lines = frames["traveller_lines"]
+    assert len(lines) == 5 and not ((lines["board"] == 2) & (lines["ns_pair"] == "3")).any()
+    boards = matchpoint_boards(lines)
+    b2 = boards[boards["board"] == 2].set_index("ns_pair")
+    assert b2["neuberg"].all()
+    assert b2.loc["1", "mp_ns"] == 3.5 and b2.loc["2", "mp_ns"] == 0.5
+    st = session_standings_mp(boards).set_index(["direction", "entrant"])
+    expected = {("NS", "1"): "93.75", ("NS", "2"): "31.25", ("NS", "3"): "0.00",
+                ("EW", "1"): "43.75", ("EW", "2"): "50.00", ("EW", "3"): "56.25"}
+    got = {k: Decimal(str(st.loc[k, "percentage"])).quantize(Decimal("0.01")) for k in expected}
+    assert got == {k: Decimal(v) for k, v in expected.items()}
+    assert int(st.loc[("NS", "1"), "rank"]) == 1 and int(st.loc[("EW", "3"), "rank"]) == 1
+
+
+def test_np_spellings_in_contract_or_score_alone():
+    data = (FIX / "usebio_board_not_played.xml").read_bytes()
+    for mark in (b"<CONTRACT>NP</CONTRACT>", b"<SCORE>Not Played</SCORE>", b"<CONTRACT>N/P</CONTRACT><SCORE></SCORE>"):
+        variant = data.replace(b"<CONTRACT>NP</CONTRACT><SCORE>NP</SCORE>", mark)
+        frames, q = parse_usebio("club/np.xml", variant)
+        assert q.empty and len(frames["traveller_lines"]) == 5, mark
+
+
+def test_np_mixed_with_a_real_contract_is_still_quarantined():
+    """'NP' next to a real contract is not the scorer's mark: the line is bad and the secretary is told."""
+    data = (FIX / "usebio_board_not_played.xml").read_bytes()
+    variant = data.replace(b"<CONTRACT>NP</CONTRACT><SCORE>NP</SCORE>",
+                           b"<CONTRACT>4S</CONTRACT><PLAYED_BY>N</PLAYED_BY><TRICKS>10</TRICKS><SCORE>NP</SCORE>")
+    frames, q = parse_usebio("club/np.xml", variant)
+    assert len(q) == 1 and q.iloc[0]["location"] == "BOARD 2, TRAVELLER_LINE 3"
+
+
+def test_lettered_pair_numbers_of_a_two_section_file_score_per_section():
+    """usebio_two_sections_lettered_pairs.xml: pairs '(A) 1 NS' ... '(B) 2 EW', no SECTION wrapper; the
+    TRICKS cells use '=', '+1', '-1', '+2', '-2' and counts '7' / '9'. Scored per section (top 2 a board).
+
+    Law 77 of the stated scores (board 1 none vul, board 2 NS vul):
+      4S= 420, 4S+1 450, 4S-1 -50, 2S+2 170; 1NT by E 7 tricks EW +90 (NS -90),
+      2H by W -2, EW not vul: NS +100; 3NT by S 9 tricks vul 600.
+    Section A: board 1 450 > 420: NS2 2, NS1 0, EW1 2, EW2 0.  board 2 (NS1 v EW2 -90, NS2 v EW1 +100):
+      NS2 2, NS1 0, EW2 2, EW1 0.  -> NS1 0/4 = 0%, NS2 4/4 = 100%, EW1 2/4 = 50%, EW2 2/4 = 50%.
+    Section B: board 1 170 > -50: NS2 2, NS1 0, EW1 2, EW2 0.  board 2 600 = 600: 1 each.
+      -> NS1 1/4 = 25%, NS2 3/4 = 75%, EW1 3/4 = 75%, EW2 1/4 = 25%.
+    """
+    frames, q = parse_usebio("club/two.xml", (FIX / "usebio_two_sections_lettered_pairs.xml").read_bytes())
+    assert q.empty, q.to_dict("records")
+    lines = frames["traveller_lines"]
+    assert sorted(set(lines["section"])) == ["A", "B"] and set(lines["ns_pair"]) == {"1", "2"}
+    assert lines["score_ns"].tolist() == [420, 450, -50, 170, -90, 100, 600, 600]
+    st = session_standings_mp(matchpoint_boards(lines)).set_index(["section", "direction", "entrant"])
+    expected = {("A", "NS", "1"): 0, ("A", "NS", "2"): 100, ("A", "EW", "1"): 50, ("A", "EW", "2"): 50,
+                ("B", "NS", "1"): 25, ("B", "NS", "2"): 75, ("B", "EW", "1"): 75, ("B", "EW", "2"): 25}
+    assert {k: Decimal(str(st.loc[k, "percentage"])) for k in expected} == {k: Decimal(v) for k, v in expected.items()}
+    ents = frames["entrants"].set_index(["section", "direction", "entrant"])
+    assert ents.loc[("B", "EW", "2"), "player_names"] == "B2EW One; B2EW Two"
