@@ -230,7 +230,8 @@ def _quarantine_empty_files(system, batch: SystemBatch, sources: list[SourceFile
     seen: set[str] = set()
     for frame in (batch.awards, batch.events, batch.quarantine, *batch.tables.values()):
         if frame is not None and len(frame) and "source_file" in frame.columns:
-            seen |= set(frame["source_file"].dropna())
+            # unique() first: a set over a million award lines is a Python loop, a few files are not
+            seen |= set(frame["source_file"].dropna().unique().tolist())
     if len(batch.records):
         counted = batch.records[(batch.records["records_posted"] > 0) | (batch.records["records_quarantined"] > 0)]
         seen |= set(counted["source_file"])
