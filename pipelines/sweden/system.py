@@ -359,18 +359,18 @@ class _Batch:
         flat = self.flat.get(key)
         unknown = flat[~flat["known"]]
         guests = sorted(set(unknown["members"]))
-        if len(unknown) and not ev["gäster"]:
+        if len(unknown) and not ev["gäster"]:  # (itertuples only over offending rows: pyarrow columns make it costly)
             for r in unknown.itertuples():
                 self._reject(st_file.source_file, r.location,
                              f"medlemmar: member number {r.members} is not in the member register; correct the number, or put "
                              "'gäster: ja' in the event file if non-members may play (they get no points)")
             problems.append(("whole file", f"{len(unknown)} unknown member number(s)"))
-        twice = flat[flat["twice"]]
-        for r in twice.drop_duplicates("members").itertuples():
+        twice = flat[flat["twice"]] if flat["twice"].any() else flat.iloc[:0]
+        for r in (twice.drop_duplicates("members").itertuples() if len(twice) else ()):
             problems.append((r.location, f"medlemmar: member {r.members} plays for more than one entrant"))
         if ev["form"] == "lagbarometer":
-            ties = st[st.duplicated(["section", "place"], keep=False)]
-            for r in ties.itertuples():
+            tie = st.duplicated(["section", "place"], keep=False).to_numpy()
+            for r in (st[tie].itertuples() if tie.any() else ()):
                 problems.append((r.location, f"plac: {r.place}= is a tie; in team events ties are always broken "
                                              "(särskiljning): give each team its own place"))
         if ev["mitchell"] and not set(st["section"]) <= {"NS", "ÖV"}:
