@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
 
+import numpy as np
 import pandas as pd
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
@@ -471,8 +472,11 @@ class _Batch:
             "source_sha256": files["standings"].sha256, "aborted": ev["avbruten"], "club": "" if club is None else club["club"],
             "event_name": ev["name"], "level": ev["level"], "form": ev["form"], "boards": ev["boards"] or 0,
         } for key, ev, st, files, comps, club, version, guests in self.pending])
-        standings = pd.concat([st.assign(event_id=key, competition=st["section"], field_size=st.groupby("section")["entrant"].transform("size"))
-                               for key, ev, st, *_ in self.pending], ignore_index=True)
+        # one frame of every list of the night, then the field sizes over it at once
+        standings = pd.concat([st for _, _, st, *_ in self.pending], ignore_index=True)
+        standings = standings.assign(event_id=np.repeat([p[0] for p in self.pending], [len(p[2]) for p in self.pending]),
+                                     competition=standings["section"])
+        standings["field_size"] = standings.groupby(["event_id", "section"])["entrant"].transform("size")
         standings["place_label"] = standings["place"].astype(str) + standings.duplicated(
             ["event_id", "section", "place"], keep=False).map({True: "=", False: ""})
         standings["competition_id"] = standings["event_id"] + ("#" + standings["section"]).where(standings["section"] != "", "")
