@@ -242,7 +242,9 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
     st = pd.DataFrame(rows)
     # places must be competition ranks in each section: 1, 2, 2, 4 ... (a tie takes the places after it)
     expected = st.groupby("section")["place"].rank(method="min").astype(int)
-    for r, want in zip(st.itertuples(), expected):
+    wrong = (st["place"] != expected).to_numpy()
+    # only the offending lines are visited (usually none)
+    for r, want in zip(st[wrong].itertuples(), expected[wrong]) if wrong.any() else ():
         if r.place != want:
             _q(problems, source_file, r.location, f"plac: expected {want} ({want - 1} entrant(s) placed before it"
                                                   f"{' in ' + r.section if r.section else ''}), found {r.place}; tied entrants "
@@ -254,8 +256,8 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
             if int(r.hcp_place) != want:
                 _q(problems, source_file, r.location, f"hcp_plac: expected {want}, found {int(r.hcp_place)} (places on the "
                                                       "handicap list are ranks: 1, 2=, 2=, 4)")
-    dup = st[st.duplicated(["section", "entrant"], keep=False)]
-    for r in dup.itertuples():
+    twice = st.duplicated(["section", "entrant"], keep=False).to_numpy()
+    for r in st[twice].itertuples() if twice.any() else ():
         _q(problems, source_file, r.location, f"par: entrant {r.entrant!r} is listed twice")
     return (None if problems else st), problems
 

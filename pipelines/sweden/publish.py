@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from pathlib import Path
 
 import duckdb
@@ -29,15 +30,32 @@ def _num(v) -> str:
     return "" if v is None or pd.isna(v) or v == 0 else str(int(v))
 
 
-def render_event(rows: pd.DataFrame, org: pd.Series, home: dict) -> dict[str, str]:
-    first = rows.iloc[0]
-    comps = []
-    for section, g in rows.groupby("competition", sort=True):
-        comps.append({"heading": f"{_SECTION.get(section, section)} ({int(g['field_size'].iloc[0])})",
+def _num_column(values: pd.Series) -> pd.Series:
+    """Points as page text for a whole column at once: '' for none or 0, else the whole number."""
+    v = pd.to_numeric(values, errors="coerce").fillna(0).astype("int64")
+    return v.astype(str).where(v != 0, "")
+
+
+def page_rows(rows: pd.DataFrame, home: dict) -> pd.DataFrame:
+    """Every column a result page shows, computed once over all events (set-based), in page order."""
+    rows = rows.sort_values(["event_id", "competition", "place", "entrant"], kind="stable").reset_index(drop=True)
+    first_member = rows["members"].astype(str).str.split(" ", n=1).str[0]
+    return rows.assign(names=rows["names"].fillna("").astype(str), club_text=first_member.map(home).fillna(""),
+                       bp_text=_num_column(rows["bp"]), sp_text=_num_column(rows["sp"]), gp_text=_num_column(rows["gp"]))
+
+
+def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
+    """One event's pages from its precomputed rows (page_rows), already in page order."""
+    first = rows[0]
+    comps, by_section = [], {}
+    for r in rows:
+        by_section.setdefault(r["competition"], []).append(r)
+    for section in sorted(by_section):
+        g = by_section[section]
+        comps.append({"heading": f"{_SECTION.get(section, section)} ({int(g[0]['field_size'])})",
                       "entrant_label": _ENTRANT.get(first["form"], "Par"),
-                      "rows": [{"place_label": r.place_label, "entrant": r.entrant, "names": r.names or "",
-                                "club": home.get(r.members.split()[0], ""), "bp": _num(r.bp), "sp": _num(r.sp), "gp": _num(r.gp)}
-                               for r in g.sort_values(["place", "entrant"]).itertuples()]})
+                      "rows": [{"place_label": r["place_label"], "entrant": r["entrant"], "names": r["names"],
+                                "club": r["club_text"], "bp": r["bp_text"], "sp": r["sp_text"], "gp": r["gp_text"]} for r in g]})
     html = _TEMPLATES.get_template("event.html.j2").render(
         title=first["event_name"] or first["event_id"], organisation_name=org["display_name"],
         club_name=first["club_name"] or "", event_date=first["event_date"], level=first["level"], form=first["form"],
@@ -45,9 +63,8 @@ def render_event(rows: pd.DataFrame, org: pd.Series, home: dict) -> dict[str, st
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", lineterminator="\n")
     w.writerow(CSV_COLUMNS)
-    for r in rows.sort_values(["competition", "place", "entrant"]).itertuples():
-        w.writerow([r.place_label, spreadsheet_safe(r.entrant), spreadsheet_safe(r.names or ""), r.members,
-                    spreadsheet_safe(home.get(r.members.split()[0], "")), _num(r.bp), _num(r.sp), _num(r.gp)])
+    w.writerows([r["place_label"], spreadsheet_safe(r["entrant"]), spreadsheet_safe(r["names"]), r["members"],
+                 spreadsheet_safe(r["club_text"]), r["bp_text"], r["sp_text"], r["gp_text"]] for r in rows)
     return {"index.html": html, "resultat.csv": buf.getvalue()}
 
 
@@ -62,13 +79,19 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     rows = fetch(con, "select * from se_results where organisation = ? order by event_id, competition, place", [organisation])
     home = _home_clubs(con)
     written = []
-    for event_id, g in rows.groupby("event_id", sort=True):
-        rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
-        target = out_dir / rel
-        if str(g["event_date"].iloc[0])[:7] not in affected_months and target.exists():
-            continue
-        replace_folder(target, render_event(g.reset_index(drop=True), org, home))
-        written.append(target)
+    if len(rows):
+        pages = page_rows(rows, home)
+        month = pages["event_date"].astype(str).str[:7]
+        affected = month.isin(affected_months).groupby(pages["event_id"]).transform("any")
+        # events of other months are written only when their page is missing
+        others = pages.loc[~affected, "event_id"].drop_duplicates()
+        missing = [e for e in others if not (out_dir / (e[len(organisation) + 1:] if e.startswith(organisation + "/") else e)).exists()]
+        records = pages[affected | pages["event_id"].isin(missing)].to_dict("records")
+        for event_id, group in itertools.groupby(records, key=lambda r: r["event_id"]):
+            rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
+            target = out_dir / rel
+            replace_folder(target, render_event(list(group), org))
+            written.append(target)
     # a monthly page per club
     if len(rows):
         rows = rows.assign(month=rows["event_date"].astype(str).str[:7],

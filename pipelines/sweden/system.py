@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
 
+import numpy as np
 import pandas as pd
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
@@ -359,18 +360,18 @@ class _Batch:
         flat = self.flat.get(key)
         unknown = flat[~flat["known"]]
         guests = sorted(set(unknown["members"]))
-        if len(unknown) and not ev["gäster"]:
+        if len(unknown) and not ev["gäster"]:  # (itertuples only over offending rows: pyarrow columns make it costly)
             for r in unknown.itertuples():
                 self._reject(st_file.source_file, r.location,
                              f"medlemmar: member number {r.members} is not in the member register; correct the number, or put "
                              "'gäster: ja' in the event file if non-members may play (they get no points)")
             problems.append(("whole file", f"{len(unknown)} unknown member number(s)"))
-        twice = flat[flat["twice"]]
-        for r in twice.drop_duplicates("members").itertuples():
+        twice = flat[flat["twice"]] if flat["twice"].any() else flat.iloc[:0]
+        for r in (twice.drop_duplicates("members").itertuples() if len(twice) else ()):
             problems.append((r.location, f"medlemmar: member {r.members} plays for more than one entrant"))
         if ev["form"] == "lagbarometer":
-            ties = st[st.duplicated(["section", "place"], keep=False)]
-            for r in ties.itertuples():
+            tie = st.duplicated(["section", "place"], keep=False).to_numpy()
+            for r in (st[tie].itertuples() if tie.any() else ()):
                 problems.append((r.location, f"plac: {r.place}= is a tie; in team events ties are always broken "
                                              "(särskiljning): give each team its own place"))
         if ev["mitchell"] and not set(st["section"]) <= {"NS", "ÖV"}:
@@ -471,8 +472,11 @@ class _Batch:
             "source_sha256": files["standings"].sha256, "aborted": ev["avbruten"], "club": "" if club is None else club["club"],
             "event_name": ev["name"], "level": ev["level"], "form": ev["form"], "boards": ev["boards"] or 0,
         } for key, ev, st, files, comps, club, version, guests in self.pending])
-        standings = pd.concat([st.assign(event_id=key, competition=st["section"], field_size=st.groupby("section")["entrant"].transform("size"))
-                               for key, ev, st, *_ in self.pending], ignore_index=True)
+        # one frame of every list of the night, then the field sizes over it at once
+        standings = pd.concat([st for _, _, st, *_ in self.pending], ignore_index=True)
+        standings = standings.assign(event_id=np.repeat([p[0] for p in self.pending], [len(p[2]) for p in self.pending]),
+                                     competition=standings["section"])
+        standings["field_size"] = standings.groupby(["event_id", "section"])["entrant"].transform("size")
         standings["place_label"] = standings["place"].astype(str) + standings.duplicated(
             ["event_id", "section", "place"], keep=False).map({True: "=", False: ""})
         standings["competition_id"] = standings["event_id"] + ("#" + standings["section"]).where(standings["section"] != "", "")
