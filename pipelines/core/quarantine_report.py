@@ -19,11 +19,23 @@ COLUMNS = ["source_file", "location", "reason", "record"]
 
 _environment = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
 
+# The problems of the latest read of each current file version: a version read again (its partner
+# file arrived) is described by that read, not by every earlier one.
 OPEN_PROBLEMS = """
-select source_file, location, reason, coalesce(record, '') as record
-from quarantine
-where organisation = ? and is_open
-order by source_file, location, reason
+with
+
+open_rows as (
+    select * from quarantine where organisation = ? and is_open
+),
+
+latest_read as (
+    select *, max(run_id) over (partition by source_file) as latest_run_id from open_rows
+)
+
+select distinct source_file, location, reason, coalesce(record, '') as record
+from latest_read
+where run_id = latest_run_id
+order by source_file, location, reason, record
 """
 
 
@@ -31,16 +43,24 @@ def open_problems(con: duckdb.DuckDBPyConnection, organisation: str) -> pd.DataF
     return con.execute(OPEN_PROBLEMS, [organisation]).df().reindex(columns=COLUMNS).fillna("").astype(str)
 
 
-def render(problems: pd.DataFrame, organisation: str, as_of: str) -> dict[str, str]:
+def render(problems: pd.DataFrame, organisation: str) -> dict[str, str]:
     """The report's files: the page and the spreadsheet (replace_folder adds the .xlsx)."""
     rows = [[spreadsheet_safe(str(v)) for v in row] for row in problems[COLUMNS].itertuples(index=False)]
     page = _environment.get_template("quarantine.html").render(
-        organisation=organisation, as_of=as_of,
+        organisation=organisation,
         rows=problems.to_dict("records"), files=problems["source_file"].nunique())
     return {"index.html": page, "quarantine.csv": write_table(",", COLUMNS, rows)}
 
 
-def publish(con: duckdb.DuckDBPyConnection, organisation: str, out_dir: Path, as_of: str) -> Path:
+def publish(con: duckdb.DuckDBPyConnection, organisation: str, out_dir: Path) -> Path | None:
+    """Rewrite the report when its list changed (None when it did not): a night with the same open
+    problems publishes nothing, and an organisation that never had one has no report."""
     target = out_dir / "quarantine"
-    replace_folder(target, render(open_problems(con, organisation), organisation, as_of))
+    problems = open_problems(con, organisation)
+    files = render(problems, organisation)
+    previous = target / "quarantine.csv"
+    if (not target.exists() and problems.empty) or (
+            previous.exists() and previous.read_bytes().decode("utf-8-sig") == files["quarantine.csv"]):
+        return None
+    replace_folder(target, files)
     return target

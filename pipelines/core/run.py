@@ -431,7 +431,9 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             months = set(affected.get(organisation, []))
             for path in system.publish(ctx, con, org, months, out_dir):
                 published.append(str(path))
-            published.append(str(quarantine_report.publish(con, organisation, out_dir, str(ctx.as_of))))
+            report = quarantine_report.publish(con, organisation, out_dir)
+            if report is not None:
+                published.append(str(report))
     finally:
         con.close()
     return published
