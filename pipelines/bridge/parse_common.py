@@ -18,6 +18,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
+from pipelines.core.text import SHOWN, clip  # noqa: F401 - re-exported to the bridge readers
 from pipelines.bridge.scoring import (
     board_rotation,
     normalise_vulnerability,
@@ -51,13 +52,7 @@ MAX_SCORE = 7600         # the largest bridge score: 7NTXX vulnerable, down 13
 MAX_CELL = 100           # characters in a pair/team number, contract, result, score or similar cell
 MAX_NAME = 200           # characters in an event name, a section or a team name
 MAX_PLAYERS_CELL = 1000  # characters in a cell of player names or national ids
-SHOWN = 60               # characters of a bad value quoted in a reason
-
-
-def clip(text, limit: int = SHOWN) -> str:
-    """A value quoted in a reason: at most ``limit`` characters (the rest as "… (N characters)")."""
-    t = str(text)
-    return t if len(t) <= limit else f"{t[:limit]}… ({len(t):,} characters)"
+# SHOWN: characters of a bad value quoted in a reason; clip: such a value (pipelines/core/text.py)
 
 
 def clip_series(s: pd.Series, limit: int = SHOWN) -> pd.Series:

@@ -10,7 +10,10 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-_LINE = re.compile(r"([^\W\d][\w .-]*?)\s*[:=]\s*(.*)", re.UNICODE)
+from pipelines.core.text import clip, too_long
+
+_KEY = re.compile(r"[^\W\d][\w .-]*", re.UNICODE)
+_SEPARATOR = re.compile(r"[:=]")
 
 
 def decode(data: bytes, fallbacks: tuple[str, ...] = ("cp1252",)) -> tuple[str, str]:
@@ -51,18 +54,25 @@ def read_key_values(data: bytes, known: dict[str, str], aliases: dict[str, str] 
     text, encoding = decode(data, fallbacks)
     out = KeyValues(encoding=encoding)
     for no, raw in enumerate(text.splitlines(), start=1):
+        long = too_long(raw)
+        if long:
+            out.problems.append((f"line {no}", long))
+            continue
         line = raw.split(comment, 1)[0].strip()
         if not line:
             continue
-        m = _LINE.fullmatch(line)
-        if not m:
-            out.problems.append((f"line {no}", f"expected 'key: value' (e.g. '{example}'), found {raw.strip()!r}"))
+        # the key is everything before the first ':' or '=' (one pass; a regex with a lazy key
+        # followed by optional spaces backtracks quadratically over a long line of spaces)
+        sep = _SEPARATOR.search(line)
+        name = line[: sep.start()].strip() if sep else ""
+        if not sep or not _KEY.fullmatch(name):
+            out.problems.append((f"line {no}", f"expected 'key: value' (e.g. '{example}'), found {clip(raw.strip())!r}"))
             continue
-        key = normalise_key(m.group(1))
+        key = normalise_key(name)
         key = aliases.get(key, key)
-        value = m.group(2).strip()
+        value = line[sep.end():].strip()
         if key not in known:
-            out.problems.append((f"line {no}", f"unknown setting {m.group(1).strip()!r}; expected one of: {', '.join(known)}"))
+            out.problems.append((f"line {no}", f"unknown setting {clip(name)!r}; expected one of: {', '.join(known)}"))
         elif key in out.values:
             out.problems.append((f"line {no}", f"setting {key!r} given twice (first on line {out.values[key][0]})"))
         else:

@@ -9,7 +9,9 @@ must cost only the files concerned, never the night:
 1. the batch is processed whole (the fast path);
 2. if that raises, each isolation group (the files that must be scored together; by default
    each file alone) is processed on its own, and a group that still raises is quarantined as a
-   whole with "internal error" (the traceback goes to the run report, not to the club);
+   whole with "internal error" (the traceback goes to the run report, not to the club); the
+   groups that did not raise are then scored together once more, so that checks across the
+   night's files (a game posted in two files) still hold;
 3. the outputs are checked against their models; rows that break them are traced to their
    source files, and those files' groups are withdrawn from the batch and quarantined;
 4. a file that yielded no record at all, and no problem either, is quarantined: "no results
@@ -66,19 +68,40 @@ def process_isolated(ctx, system, organisation: pd.Series, sources: list[SourceF
     try:
         parts = [system.process(ctx, organisation, sources, active, superseded)]
     except Exception:
-        parts = []
-        for group in isolation_groups(system, sources):
-            names = {s.source_file for s in group}
-            try:
-                parts.append(system.process(ctx, organisation, group, active, superseded & names))
-            except Exception as error:
-                incidents.append(_incident(group, error))
-                parts.append(_internal_error_batch(group, error))
+        parts = _retry_by_group(ctx, system, organisation, sources, active, superseded, incidents)
     batch = _concat(parts)
     batch, withdrawn = _withdraw_invalid_outputs(system, batch, sources)
     incidents.extend(withdrawn)
     batch = _quarantine_empty_files(system, batch, sources)
     return IsolatedBatch(batch, incidents)
+
+
+def _retry_by_group(ctx, system, organisation: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
+                    superseded: set[str], incidents: list[Incident]) -> list[SystemBatch]:
+    """The batch raised: find the groups that raise on their own, then score the others together.
+
+    Scoring the good groups together again (rather than keeping their one-by-one results) keeps
+    the checks that look across the files of one night: a game posted twice in two files, a
+    JCBL player's holdings from an earlier event of the same night. If the good groups raise
+    together too (a fault that only shows in company), their one-by-one results stand.
+    """
+    good: list[tuple[list[SourceFile], SystemBatch]] = []
+    failed: list[SystemBatch] = []
+    for group in isolation_groups(system, sources):
+        names = {s.source_file for s in group}
+        try:
+            good.append((group, system.process(ctx, organisation, group, active, superseded & names)))
+        except Exception as error:
+            incidents.append(_incident(group, error))
+            failed.append(_internal_error_batch(group, error))
+    if not failed or len(good) < 2:
+        return [part for _, part in good] + failed
+    together = [s for group, _ in good for s in group]
+    names = {s.source_file for s in together}
+    try:
+        return [system.process(ctx, organisation, together, active, superseded & names)] + failed
+    except Exception:
+        return [part for _, part in good] + failed
 
 
 def _incident(group: list[SourceFile], error: Exception) -> Incident:

@@ -1,9 +1,14 @@
-"""Vectorised text building in Arrow (pandas builds strings row by row in Python)."""
+"""Text helpers every reader shares: vectorised text building in Arrow (pandas builds strings row
+by row in Python); bad values quoted in a quarantine reason kept short; a line too long to be a
+record reported as a problem of its own rather than handed to a parser."""
 from __future__ import annotations
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+
+MAX_LINE_CHARS = 4_000  # one line of a key: value or result file (longer: a line break is missing)
+SHOWN = 60  # characters of a bad value quoted in a reason
 
 
 def concat(*parts, index: pd.Index | None = None) -> pd.Series:
@@ -18,3 +23,16 @@ def concat(*parts, index: pd.Index | None = None) -> pd.Series:
             arrays.append(pa.scalar(str(part), pa.string()))
     joined = pc.binary_join_element_wise(*arrays, "")
     return pd.Series(joined, index=index, dtype=pd.ArrowDtype(pa.string()))
+
+
+def clip(text, limit: int = SHOWN) -> str:
+    """A value quoted in a reason: at most ``limit`` characters (the rest as "… (N characters)")."""
+    t = str(text)
+    return t if len(t) <= limit else f"{t[:limit]}… ({len(t):,} characters)"
+
+
+def too_long(line: str, limit: int = MAX_LINE_CHARS) -> str | None:
+    """The reason for a line over the limit, or None."""
+    if len(line) <= limit:
+        return None
+    return f"expected a line of at most {limit:,} characters (is a line break missing?), found {clip(line.strip())}"

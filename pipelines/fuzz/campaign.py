@@ -30,7 +30,7 @@ import tempfile
 import time
 import traceback
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path, PurePosixPath
 
@@ -51,13 +51,20 @@ class Target:
     system: str
     organisation: str
     seeds: tuple[str, ...]  # paths inside the sample inbox
-    # JCBL scores an event file with its standings file: the partner goes in the same batch unmutated
+    # JCBL and Sweden score an event file with its result file: the partner goes in the same batch
+    # unmutated (the first of the candidates that exists in the sample inbox)
     partner: tuple[tuple[str, str], ...] = ()  # (seed suffix, partner suffix)
+    # files the system reads from the inbox beside the batch (the Swedish member register):
+    # written into the scratch inbox unmutated, never part of the batch
+    context: tuple[str, ...] = ()
+    inbox: str = ""  # the sample inbox the seeds, partners and context files are read from
 
     def partner_of(self, seed: str) -> str | None:
         for mine, theirs in self.partner:
             if seed.endswith(mine):
-                return seed[: -len(mine)] + theirs
+                candidate = seed[: -len(mine)] + theirs
+                if not self.inbox or (Path(self.inbox) / candidate).is_file():
+                    return candidate
         return None
 
 
@@ -70,7 +77,11 @@ def targets(inbox: Path | None = None) -> list[Target]:
         found = sorted(p.relative_to(inbox).as_posix() for p in (inbox / org).rglob(pattern) if p.is_file())
         return tuple(f for f in found if not (exclude and exclude in f))
 
-    return [
+    se = "svensk-bridge"
+    se_register = (f"{se}/medlemsregister.csv",)
+    se_event_partners = ((".event.txt", ".standings.csv"), (".event.txt", ".pbn"), (".event.txt", ".xml"),
+                         (".event.txt", ".travellers.csv"))
+    found = [
         Target("mahjong-text", "mahjong", "sofu-mahjong", files("sofu-mahjong", "*.txt")),
         Target("mahjong-csv", "mahjong", "sofu-mahjong", files("sofu-mahjong", "*.csv")),
         Target("bridge-pbn", "bridge", "tokyo-bridge-club", files("tokyo-bridge-club", "*.pbn")),
@@ -82,7 +93,14 @@ def targets(inbox: Path | None = None) -> list[Target]:
                partner=((".standings.csv", ".event.txt"),)),
         Target("backgammon-results", "backgammon", "ukbgclub", files("ukbgclub", "*.csv", exclude="match-log")),
         Target("backgammon-matchlog", "backgammon", "ukbgclub", files("ukbgclub", "*match-log*")),
+        Target("sweden-event", "sweden", se, files(se, "*.event.txt"), partner=se_event_partners, context=se_register),
+        Target("sweden-standings", "sweden", se, files(se, "*.standings.csv"),
+               partner=((".standings.csv", ".event.txt"),), context=se_register),
+        Target("sweden-travellers", "sweden", se, files(se, "*.pbn"), partner=((".pbn", ".event.txt"),),
+               context=se_register),
+        Target("sweden-register", "sweden", se, se_register if (inbox / se_register[0]).is_file() else ()),
     ]
+    return [replace(t, inbox=str(inbox)) for t in found]
 
 
 def generate(target: Target, index: int, seed: int, inbox: Path, cache: dict | None = None) -> tuple[str, bytes, list[str]]:
@@ -168,6 +186,11 @@ class Harness:
         org = self.organisations.loc[target.organisation]
         system = get_system(org["system"])
         shutil.rmtree(self.inbox, ignore_errors=True)
+        for rel in target.context:
+            if rel not in {r for r, _ in files}:
+                path = self.inbox / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes((Path(target.inbox) / rel).read_bytes())
         sources = []
         for rel, data in files:
             path = self.inbox / rel

@@ -17,6 +17,7 @@ from datetime import date
 import pandas as pd
 
 from pipelines.core.keyvalue import decode, read_key_values
+from pipelines.core.text import clip, too_long
 
 FALLBACKS = ("cp1252", "latin-1")
 LEVELS = {"brons": "brons", "bronze": "brons", "silver": "silver", "guld": "guld", "gold": "guld",
@@ -87,8 +88,8 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
         v = kv.get(key)
         if v is None or v == "":
             return None
-        if not re.fullmatch(r"\d+", v) or not lo <= int(v) <= hi:
-            _q(problems, source_file, kv.where(key), f"{key}: expected a whole number {lo}-{hi}, found {v!r}")
+        if not re.fullmatch(r"\d{1,9}", v) or not lo <= int(v) <= hi:
+            _q(problems, source_file, kv.where(key), f"{key}: expected a whole number {lo}-{hi}, found {clip(v)!r}")
             return None
         return int(v)
 
@@ -97,7 +98,7 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
         if v is None or v == "":
             return False
         if v.lower() not in YES:
-            _q(problems, source_file, kv.where(key), f"{key}: expected ja or nej, found {v!r}")
+            _q(problems, source_file, kv.where(key), f"{key}: expected ja or nej, found {clip(v)!r}")
             return False
         return YES[v.lower()]
 
@@ -108,15 +109,15 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
         try:
             ev["date"] = date.fromisoformat(d)
         except ValueError:
-            _q(problems, source_file, kv.where("datum"), f"datum: expected a date YYYY-MM-DD, found {d!r}")
+            _q(problems, source_file, kv.where("datum"), f"datum: expected a date YYYY-MM-DD, found {clip(d)!r}")
     lvl = need("nivå")
     ev["level"] = LEVELS.get((lvl or "").lower())
     if lvl and ev["level"] is None:
-        _q(problems, source_file, kv.where("nivå"), f"nivå: expected brons, silver, guld or förhöjt guld, found {lvl!r}")
+        _q(problems, source_file, kv.where("nivå"), f"nivå: expected brons, silver, guld or förhöjt guld, found {clip(lvl)!r}")
     form = need("form")
     ev["form"] = FORMS.get((form or "").lower())
     if form and ev["form"] is None:
-        _q(problems, source_file, kv.where("form"), f"form: expected par, lagbarometer or individuell, found {form!r}")
+        _q(problems, source_file, kv.where("form"), f"form: expected par, lagbarometer or individuell, found {clip(form)!r}")
     ev["boards"] = whole("brickor", 1, 2000)
     if kv.get("brickor") is None:
         need("brickor")
@@ -124,17 +125,17 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
     met = kv.get("mött")
     ev["met"] = None
     if met and met.lower() not in ("alla", "all"):
-        if re.fullmatch(r"\d+", met):
+        if re.fullmatch(r"\d{1,4}", met):
             ev["met"] = int(met)
         else:
-            _q(problems, source_file, kv.where("mött"), f"mött: expected 'alla' or the number of opponents each met, found {met!r}")
+            _q(problems, source_file, kv.where("mött"), f"mött: expected 'alla' or the number of opponents each met, found {clip(met)!r}")
     groups = kv.get("grupper")
     ev["groups"], ev["group"] = None, None
     if groups:
         m = re.fullmatch(r"(\d)\s*[,/ ]?\s*([A-Ea-e])", groups)
         if not m or not 2 <= int(m.group(1)) <= 5 or ord(m.group(2).upper()) - 64 > int(m.group(1)):
             _q(problems, source_file, kv.where("grupper"),
-               f"grupper: expected the number of groups (2-5) and this group's letter, e.g. '3 B', found {groups!r}")
+               f"grupper: expected the number of groups (2-5) and this group's letter, e.g. '3 B', found {clip(groups)!r}")
         else:
             ev["groups"], ev["group"] = int(m.group(1)), m.group(2).upper()
     for key in ("mitchell", "handikapp", "orutinerade", "nybörjarträff", "mästerskap", "gäster", "avbruten", "simultan",
@@ -143,19 +144,19 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
     div = kv.get("divisioner")
     ev["divisions"] = bool(div) and div.lower() in ("ja", "yes", "2")
     if div and div.lower() not in ("ja", "yes", "2", "nej", "no"):
-        _q(problems, source_file, kv.where("divisioner"), f"divisioner: expected ja (two divisions) or nej, found {div!r}")
+        _q(problems, source_file, kv.where("divisioner"), f"divisioner: expected ja (two divisions) or nej, found {clip(div)!r}")
     ev["qual_rounds"] = whole("kval_ronder", 1, 500)
     ev["final_rounds"] = whole("final_ronder", 1, 500)
     final = kv.get("final")
     ev["final"] = (final or "").upper() or None
     if ev["final"] not in (None, "A"):
-        _q(problems, source_file, kv.where("final"), f"final: only 'A' (an A-final with carry-over) is scored, found {final!r}")
+        _q(problems, source_file, kv.where("final"), f"final: only 'A' (an A-final with carry-over) is scored, found {clip(final)!r}")
     if ev["final"] == "A" and (ev["qual_rounds"] is None or ev["final_rounds"] is None):
         _q(problems, source_file, kv.where("final"), "final: A needs kval_ronder and final_ronder (the rounds of the qualification and of the A-final)")
     ev["matches"] = whole("matcher", 1, 200)
     ev["club"] = kv.get("klubb") or None
-    if ev["club"] and not re.fullmatch(r"\d+", ev["club"]):
-        _q(problems, source_file, kv.where("klubb"), f"klubb: expected the club number, found {ev['club']!r}")
+    if ev["club"] and not re.fullmatch(r"\d{1,9}", ev["club"]):
+        _q(problems, source_file, kv.where("klubb"), f"klubb: expected the club number, found {clip(ev['club'])!r}")
     ev["name"] = kv.get("namn") or ""
     ev["sanction"] = kv.get("sanktion") or ""
     if ev["handikapp"] and ev["level"] not in (None, "brons"):
@@ -172,6 +173,17 @@ def _cells(text: str) -> tuple[list[list[str]], str]:
     return delim
 
 
+def _split(line: str, delim: str) -> list[str] | str:
+    """The cells of one line, or the reason it has none (too long, or quotes the csv reader refuses)."""
+    reason = too_long(line)
+    if reason:
+        return reason
+    try:
+        return next(csv.reader([line], delimiter=delim), [])
+    except csv.Error as error:
+        return f"expected fields separated by {delim!r}, found a line the CSV reader cannot split ({error})"
+
+
 def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd.DataFrame | None, list]:
     """The result list → one row per entrant: location, place, tied, entrant, members (list),
     played (list or None), section, hcp_place. Any bad line holds back the whole file."""
@@ -182,7 +194,10 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
         return None, [(source_file, "whole file", "expected a header line (plac;par;medlemmar) and one line per pair, team or player, found an empty file")]
     delim = _cells(text)
     header_no, header_line = lines[0]
-    raw_header = [h.strip() for h in next(csv.reader([header_line], delimiter=delim))]
+    raw_header = _split(header_line, delim)
+    if isinstance(raw_header, str):
+        return None, [(source_file, f"line {header_no}", f"header: {raw_header}")]
+    raw_header = [h.strip() for h in raw_header]
     header = [STANDINGS_COLUMNS.get(h.lower().replace(" ", "_")) for h in raw_header]
     unknown = [r for r, h in zip(raw_header, header) if h is None]
     missing = [c for c in REQUIRED if c not in header]
@@ -193,36 +208,39 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
     rows = []
     lo, hi = PLAYERS.get(form or "", (1, 6))
     for no, line in lines[1:]:
-        cells = next(csv.reader([line], delimiter=delim))
         loc = f"line {no}"
+        cells = _split(line, delim)
+        if isinstance(cells, str):
+            _q(problems, source_file, loc, cells)
+            continue
         if len(cells) != len(header):
             _q(problems, source_file, loc, f"expected {len(header)} fields separated by {delim!r} ({', '.join(raw_header)}), found {len(cells)}")
             continue
         r = {h: c.strip() for h, c in zip(header, cells)}
         bad = []
-        m = re.fullmatch(r"(\d+)\s*(=)?", r["place"])
+        m = re.fullmatch(r"(\d{1,6})\s*(=)?", r["place"])
         if not m or int(m.group(1)) < 1:
-            bad.append(f"plac: expected a place such as 3 or 3=, found {r['place']!r}")
+            bad.append(f"plac: expected a place such as 3 or 3=, found {clip(r['place'])!r}")
         members = [x for x in re.split(r"[\s,/+&-]+", r["members"]) if x]
-        if not all(re.fullmatch(r"\d+", x) for x in members):
-            bad.append(f"medlemmar: expected member numbers separated by spaces, found {r['members']!r}")
+        if not all(re.fullmatch(r"\d{1,12}", x) for x in members):
+            bad.append(f"medlemmar: expected member numbers separated by spaces, found {clip(r['members'])!r}")
         elif not lo <= len(members) <= hi:
             want = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            bad.append(f"medlemmar: expected {want} member number(s) for a {form or 'entrant'}, found {len(members)} ({r['members']!r})")
+            bad.append(f"medlemmar: expected {want} member number(s) for a {form or 'entrant'}, found {len(members)} ({clip(r['members'])!r})")
         elif len(set(members)) != len(members):
-            bad.append(f"medlemmar: a member number is listed twice ({r['members']!r})")
+            bad.append(f"medlemmar: a member number is listed twice ({clip(r['members'])!r})")
         played = None
         if r.get("played"):
             parts = r["played"].split()
-            if not all(re.fullmatch(r"\d+", p) for p in parts) or len(parts) != len(members):
-                bad.append(f"spelat: expected one number per member ({len(members)}), found {r['played']!r}")
+            if not all(re.fullmatch(r"\d{1,6}", p) for p in parts) or len(parts) != len(members):
+                bad.append(f"spelat: expected one number per member ({len(members)}), found {clip(r['played'])!r}")
             else:
                 played = [int(p) for p in parts]
         hcp = None
         if r.get("hcp_place"):
-            mh = re.fullmatch(r"(\d+)\s*=?", r["hcp_place"])
+            mh = re.fullmatch(r"(\d{1,6})\s*=?", r["hcp_place"])
             if not mh:
-                bad.append(f"hcp_plac: expected a place such as 3 or 3=, found {r['hcp_place']!r}")
+                bad.append(f"hcp_plac: expected a place such as 3 or 3=, found {clip(r['hcp_place'])!r}")
             else:
                 hcp = int(mh.group(1))
         if not r["entrant"]:
@@ -271,23 +289,33 @@ def parse_members(source_file: str, data: bytes) -> tuple[pd.DataFrame, list]:
     if not lines:
         return empty, [(source_file, "whole file", "expected a header medlemsnummer;namn;klubb and one line per member, found an empty file")]
     delim = _cells(text)
-    header = [h.strip().lower() for h in next(csv.reader([lines[0][1]], delimiter=delim))]
+    header = _split(lines[0][1], delim)
+    if isinstance(header, str):
+        return empty, [(source_file, f"line {lines[0][0]}", f"header: {header}")]
+    header = [h.strip().lower() for h in header]
     names = {"medlemsnummer": "member", "member": "member", "medlem": "member", "namn": "name", "name": "name",
              "klubb": "club", "club": "club", "hemmaklubb": "club"}
     cols = [names.get(h) for h in header]
     if sorted(c for c in cols if c) != ["club", "member", "name"] or None in cols:
-        return empty, [(source_file, f"line {lines[0][0]}", f"header: expected medlemsnummer;namn;klubb, found {lines[0][1].strip()!r}")]
+        return empty, [(source_file, f"line {lines[0][0]}", f"header: expected medlemsnummer;namn;klubb, found {clip(lines[0][1].strip())!r}")]
     rows = []
     for no, line in lines[1:]:
-        cells = [c.strip() for c in next(csv.reader([line], delimiter=delim))]
+        cells = _split(line, delim)
+        if isinstance(cells, str):
+            problems.append((source_file, f"line {no}", cells))
+            continue
+        cells = [c.strip() for c in cells]
         if len(cells) != 3:
             problems.append((source_file, f"line {no}", f"expected 3 fields (medlemsnummer;namn;klubb), found {len(cells)}"))
             continue
         r = dict(zip(cols, cells))
-        if not re.fullmatch(r"\d+", r["member"]) or not r["name"] or not re.fullmatch(r"\d+", r["club"]):
-            problems.append((source_file, f"line {no}", f"expected a member number, a name and a club number, found {line.strip()!r}"))
+        if not re.fullmatch(r"\d{1,12}", r["member"]) or not r["name"] or not re.fullmatch(r"\d{1,9}", r["club"]):
+            problems.append((source_file, f"line {no}", f"expected a member number, a name and a club number, found {clip(line.strip())!r}"))
             continue
         rows.append({**r, "location": f"line {no}"})
+    if not rows and not problems:
+        problems.append((source_file, "whole file", "expected one line per member (medlemsnummer;namn;klubb) after the header, "
+                                                    "found none; send the whole register"))
     df = pd.DataFrame(rows, columns=["member", "name", "club", "location"])
     dup = df[df.duplicated("member", keep="first")]
     for r in dup.itertuples():

@@ -154,6 +154,33 @@ def test_the_failed_file_is_read_again_when_corrected(office, monkeypatch):
     assert len(office.query("select * from awards")) == 4
 
 
+def test_a_game_posted_in_two_files_is_caught_on_a_night_with_a_failing_file(office, monkeypatch):
+    """When one file raises, the batch is retried group by group; the files that did not raise are
+    then scored together again, so a game sent in two files of that night still posts once."""
+    game = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
+    other = "2026-11-04\n・1位E 45000\n・2位F 30000\n・3位G 15000\n・4位H 10000\n"
+    office.post("sofu-mahjong/a.txt", game)
+    office.post("sofu-mahjong/b.txt", "# sent again by another member\n" + game)
+    office.post("sofu-mahjong/c.txt", other)
+    original = SourceFile.read
+
+    def read(self):
+        if self.source_file == "sofu-mahjong/c.txt":
+            raise Injected("boom")
+        return original(self)
+
+    monkeypatch.setattr(SourceFile, "read", read)
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    # the game of a.txt posts once (4 players), the copy in b.txt is reported, c.txt waits
+    awards = office.query("select source_file, count(*) as n from awards group by 1 order by 1")
+    assert awards.astype(str).values.tolist() == [["sofu-mahjong/a.txt", "4"]]
+    reasons = office.query("select source_file, reason from quarantine order by 1")
+    by_file = dict(zip(reasons["source_file"], reasons["reason"]))
+    assert "already posted in sofu-mahjong/a.txt" in by_file["sofu-mahjong/b.txt"]
+    assert "internal error" in by_file["sofu-mahjong/c.txt"]
+
+
 def test_output_that_breaks_its_contract_withdraws_only_that_file(office, monkeypatch):
     """A rule system bug that produces a null point for one file's line: that file is
     quarantined, the other file posts."""

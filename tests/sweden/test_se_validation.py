@@ -244,3 +244,42 @@ def test_a_new_register_retries_lists_held_for_unknown_members(office):
     register(office)  # the office's new register knows 200006 and 200007
     office.run()
     assert column(office, "later", "bp") == [8, 6, 0, 0]
+
+
+# -- inputs the mutation campaign found (issue 14): each a problem with its line, never a crash ----
+
+def test_a_line_without_its_line_break_is_one_problem():
+    ev, problems = parse_event("x/long-line.event.txt", (FIX / "long-line.event.txt").read_bytes())
+    assert ev is None
+    reasons = {loc: r for _, loc, r in problems}
+    # line 4 holds 10,013 characters: reported by its length, quoted only in part
+    assert reasons["line 4"].startswith("expected a line of at most 4,000 characters (is a line break missing?)")
+    assert "(10,011 characters)" in reasons["line 4"] and len(reasons["line 4"]) < 200
+    assert "missing setting 'brickor'" in reasons["brickor"]
+
+
+def test_a_number_too_long_for_any_field_is_out_of_range_not_a_crash():
+    ev, problems = parse_event("x/huge-number.event.txt", (FIX / "huge-number.event.txt").read_bytes())
+    assert ev is None
+    reasons = {loc: r for _, loc, r in problems}
+    assert reasons["line 4"] == "brickor: expected a whole number 1-2000, found '" + "9" * 60 + "… (3,000 characters)'"
+    assert reasons["line 5"].startswith("mött: expected 'alla' or the number of opponents each met, found '333")
+    assert "(300 characters)" in reasons["line 5"]
+
+
+def test_a_register_line_too_long_is_reported_and_the_others_read():
+    members, problems = parse_members("r", (FIX / "long-field-register.csv").read_bytes())
+    assert list(members["member"]) == ["200000", "200002"]
+    assert [(p[1], p[2][:48]) for p in problems] == [("line 3", "expected a line of at most 4,000 characters (is ")]
+
+
+def test_a_register_with_only_its_header_is_not_posted_empty():
+    members, problems = parse_members("r", (FIX / "header-only-register.csv").read_bytes())
+    assert members.empty
+    assert [(p[1], p[2][:40]) for p in problems] == [("whole file", "expected one line per member (medlemsnum")]
+
+
+def test_a_result_line_too_long_holds_the_list_with_its_line():
+    st, problems = parse_standings("x/long-field.standings.csv", (FIX / "long-field.standings.csv").read_bytes(), "par")
+    assert st is None
+    assert [(p[1], p[2][:35]) for p in problems] == [("line 3", "expected a line of at most 4,000 ch")]
