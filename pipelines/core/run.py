@@ -176,6 +176,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         files = files[files["organisation"].isin(organisations.index)]
         files = inbox.with_hashes(files, latest)
         files = inbox.classify(files, latest)
+        ctx.duplicates = frozenset(files.loc[files["action"] == "duplicate", "source_file"].astype(str))
         system_of = organisations["system"]
         suffix = files["source_file"].str.extract(r"(\.[^./]+)$")[0].str.lower().fillna("")
         accepted = pd.Series(

@@ -45,6 +45,9 @@ class RunContext:
     lake: Lake
     data_dir: Path
     inbox: Path | None = None  # where the organisation folders are (files of earlier nights too)
+    # paths the scan labelled duplicates tonight (their content stands at another path): a system
+    # that reads a partner file from the inbox beside the batch must not read these either
+    duplicates: frozenset = frozenset()
     # set before publishing: scoped(organisation, months) -> an in-memory DuckDB connection with
     # the warehouse views over that organisation's lake files of those months only
     scoped: callable = None

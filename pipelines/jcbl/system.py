@@ -342,8 +342,8 @@ class _Batch:
                 f = _load(self.root, unit.key + suffix)
                 if f is not None and f.source_file not in found:
                     status = _latest_status(self.ctx, self.organisation) if status is None else status
-                    if status.get(f.source_file) == "duplicate":
-                        unit.missing = (f"the results file {f.source_file} has the same content as a file posted earlier, "
+                    if status.get(f.source_file) == "duplicate" or f.source_file in self.ctx.duplicates:
+                        unit.missing = (f"the results file {f.source_file} has the same content as another file that is posted (tonight or earlier), "
                                         "so it was not read (the same content under two names posts once); if this is a "
                                         "different event, send its own results")
                         continue

@@ -305,13 +305,7 @@ def test_named_history_equals_a_fresh_run(system, history):
     assert_same_as_fresh(spec, nights)
 
 
-JCBL_SAME_NIGHT_DUPLICATE = pytest.mark.xfail(strict=True, reason=(
-    "pipelines/jcbl/system.py _units: a standings file that is a duplicate of another path tonight "
-    "(not yet recorded as such in the lake) is read from disk with its event file and posted, so a "
-    "fresh run posts the copy while the nightly history (copy arriving later) does not"))
-
-
-@pytest.mark.parametrize("system", [s if s != "jcbl" else pytest.param(s, marks=JCBL_SAME_NIGHT_DUPLICATE) for s in sorted(SPECS)])
+@pytest.mark.parametrize("system", sorted(SPECS))
 def test_same_content_at_two_paths_counts_once(system):
     spec = SPECS[system]()
     # Z posted at A, then copied to B (a duplicate), B removed and put back, A corrected back and

@@ -327,13 +327,33 @@ def test_a_bad_opening_balance_line_is_quarantined_and_the_rest_counts(office, d
 # --------------------------------------------------------------------------- warehouse, publications, explain
 
 
+def test_a_standings_file_copied_to_another_event_the_same_night_is_a_duplicate(office, data_dir):
+    """DESIGN.md: the same content again under any path is a duplicate and posts nothing, on the
+    night it arrives beside its original as on any later night. The second event waits and says why."""
+    office.post(f"{ORG}/a.event.txt", WEEKLY_EVENT)
+    office.post(f"{ORG}/a.standings.csv", WEEKLY)
+    office.post(f"{ORG}/b.event.txt", WEEKLY_EVENT.replace("2024-06-05", "2024-06-12"))
+    office.post(f"{ORG}/b.standings.csv", WEEKLY)
+    result = run(office, data_dir, date(2024, 6, 20))
+    assert result.exit_code == nightly.EXIT_QUARANTINE
+    events = office.query("select event_id from events")["event_id"].tolist()
+    assert events == [f"{ORG}/a"]
+    q = office.query("select source_file, reason from quarantine")
+    assert q["source_file"].tolist() == [f"{ORG}/b.event.txt"]
+    assert "has the same content as another file that is posted (tonight or earlier)" in q["reason"].iloc[0]
+    status = office.query("select source_file, status from sources order by 1")
+    assert dict(zip(status["source_file"], status["status"]))[f"{ORG}/b.standings.csv"] == "duplicate"
+
+
 def test_masterpoints_per_season_and_lifetime(office, data_dir):
     office.post(f"{ORG}/a.event.txt", WEEKLY_EVENT)
     office.post(f"{ORG}/a.standings.csv", WEEKLY)
     office.post(f"{ORG}/b.event.txt", WEEKLY_EVENT.replace("2024-06-05", "2025-03-31"))
-    office.post(f"{ORG}/b.standings.csv", WEEKLY)
+    # the same field three times; each list names its evening (identical content at two paths
+    # would be one file sent twice: a duplicate, which posts nothing)
+    office.post(f"{ORG}/b.standings.csv", "# 2025-03-31\n" + WEEKLY)
     office.post(f"{ORG}/c.event.txt", WEEKLY_EVENT.replace("2024-06-05", "2025-04-01"))
-    office.post(f"{ORG}/c.standings.csv", WEEKLY)
+    office.post(f"{ORG}/c.standings.csv", "# 2025-04-01\n" + WEEKLY)
     run(office, data_dir, date(2025, 4, 2))
     rows = office.query("select season, rp, bp, mp, lifetime_mp from jcbl_masterpoints where player_id = 'P1a' order by season")
     assert rows["season"].tolist() == ["2024-25", "2025-26"]
