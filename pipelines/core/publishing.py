@@ -42,6 +42,22 @@ def replace_folder(target: Path, files: dict[str, str]) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def event_folder(out_dir: Path, organisation: str, event_id: str) -> Path:
+    """An event's publication folder: its id without the organisation prefix, under `out_dir`."""
+    rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
+    return out_dir / rel
+
+
+def remove_withdrawn_events(out_dir: Path, organisation: str, ever, current: set[str], affected_months: set[str]) -> None:
+    """Remove the publication of each event that was once published (`ever`: rows with event_id
+    and event_date) but no longer stands (not in `current`: its list was corrected away or fully
+    quarantined), in the months this run touched, as a fresh run would not have it."""
+    for r in ever.itertuples():
+        target = event_folder(out_dir, organisation, r.event_id)
+        if r.event_id not in current and str(r.event_date)[:7] in affected_months and (target / "index.html").exists():
+            shutil.rmtree(target)
+
+
 def spreadsheet_safe(text: str) -> str:
     """A text cell that a spreadsheet will not run as a formula (OWASP CSV injection advice)."""
     return "'" + text if text.startswith(_FORMULA_START) else text

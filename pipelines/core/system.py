@@ -52,6 +52,23 @@ class RunContext:
     # the warehouse views over that organisation's lake files of those months only
     scoped: callable = None
     checkpoint: callable = lambda name: None
+    _waiting_duplicates: dict = field(default_factory=dict, repr=False)
+
+    def duplicate_paths(self, organisation: str) -> frozenset:
+        """Paths of an organisation whose content stands at another path: labelled duplicates by
+        tonight's scan, or waiting as duplicates since an earlier night. A partner file read from
+        the inbox beside the batch (an event's result list) is not read when it is one of these:
+        the same content under two names posts once (DESIGN.md), whichever night it arrives."""
+        if organisation not in self._waiting_duplicates:
+            from schemas.ledger import SourceRecord
+
+            sources = self.lake.read("sources", SourceRecord, organisation)
+            earlier = set()
+            if len(sources):
+                latest = sources.sort_values(["run_id", "source_file"]).drop_duplicates("source_file", keep="last")
+                earlier = set(latest.loc[latest["status"] == "duplicate", "source_file"].astype(str))
+            self._waiting_duplicates[organisation] = frozenset(earlier)
+        return self._waiting_duplicates[organisation] | self.duplicates
 
 
 @dataclass

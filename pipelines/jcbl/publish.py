@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import shutil
 from decimal import Decimal
 from pathlib import Path
 
@@ -20,7 +19,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core.sql import fetch
-from pipelines.core.publishing import replace_folder, spreadsheet_safe
+from pipelines.core.publishing import event_folder, remove_withdrawn_events, replace_folder, spreadsheet_safe
 
 _TEMPLATES = Environment(
     loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -95,9 +94,7 @@ def render_event(rows: pd.DataFrame, org: pd.Series) -> dict[str, str]:
     return {"index.html": html, "awards.csv": buffer.getvalue()}
 
 
-def _folder(out_dir: Path, organisation: str, event_id: str) -> Path:
-    rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
-    return out_dir / rel
+_folder = event_folder
 
 
 def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
@@ -115,10 +112,7 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
         replace_folder(target, render_event(g.reset_index(drop=True), org))
         written.append(target)
     ever = fetch(con, "select distinct event_id, event_date from lake_jcbl_standings where organisation = ?", [organisation])
-    for r in ever.itertuples():
-        target = _folder(out_dir, organisation, r.event_id)
-        if r.event_id not in current and str(r.event_date)[:7] in affected_months and (target / "index.html").exists():
-            shutil.rmtree(target)
+    remove_withdrawn_events(out_dir, organisation, ever, current, affected_months)
     return written
 
 

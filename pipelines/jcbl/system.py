@@ -52,7 +52,7 @@ from pipelines.jcbl.rules import JcblRules, load_rules
 from pipelines.jcbl.travellers import TRAVELLER_SUFFIXES, is_traveller_file, read_travellers, standings_from_travellers
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
 from schemas.jcbl import LAKE_DECIMALS, PERCENT, VP, JcblStanding
-from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, SourceRecord
+from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft
 
 SYSTEM_NAME = "jcbl"
 EVENT_SUFFIX = ".event.txt"
@@ -176,15 +176,6 @@ def _load(root: Path, source_file: str) -> _File | None:
     data = path.read_bytes()
     rel = path.relative_to(root).as_posix()
     return _File(rel, path, hashlib.sha256(data).hexdigest(), data, in_batch=False)
-
-
-def _latest_status(ctx: RunContext, organisation: str) -> pd.Series:
-    """source_file → status of its latest processed version (posted, quarantined, duplicate ...)."""
-    sources = ctx.lake.read("sources", SourceRecord, organisation)
-    if sources.empty:
-        return pd.Series(dtype="string")
-    latest = sources.sort_values(["run_id", "source_file"]).drop_duplicates("source_file", keep="last")
-    return latest.set_index("source_file")["status"]
 
 
 # --------------------------------------------------------------------------- the system
@@ -332,7 +323,6 @@ class _Batch:
             units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file)))
         for f in events:
             units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file))).event = f
-        status = None
         for unit in units.values():
             if unit.event is None:
                 unit.event = _load(self.root, unit.key + EVENT_SUFFIX)
@@ -341,8 +331,7 @@ class _Batch:
             for suffix in RESULT_SUFFIXES:
                 f = _load(self.root, unit.key + suffix)
                 if f is not None and f.source_file not in found:
-                    status = _latest_status(self.ctx, self.organisation) if status is None else status
-                    if status.get(f.source_file) == "duplicate" or f.source_file in self.ctx.duplicates:
+                    if f.source_file in self.ctx.duplicate_paths(self.organisation):
                         unit.missing = (f"the results file {f.source_file} has the same content as another file that is posted (tonight or earlier), "
                                         "so it was not read (the same content under two names posts once); if this is a "
                                         "different event, send its own results")

@@ -10,13 +10,14 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import shutil
 from pathlib import Path
 
 import duckdb
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet_safe
+from pipelines.core.publishing import markdown_safe, remove_withdrawn_events, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -92,7 +93,17 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
             target = out_dir / rel
             replace_folder(target, render_event(list(group), org))
             written.append(target)
-    # a monthly page per club
+    # events whose list no longer stands (corrected away, fully quarantined): no page, as in a fresh run
+    ever = fetch(con, "select distinct event_id, event_date from lake_se_results where organisation = ?", [organisation])
+    remove_withdrawn_events(out_dir, organisation, ever, set(rows["event_id"]) if len(rows) else set(), affected_months)
+    # a monthly page per club (and none for a club month whose every event was withdrawn)
+    ever_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(ever["event_id"], ever["event_date"]) if str(e).count("/") >= 2}
+    standing_months = ({(str(e).split("/")[1], str(d)[:7]) for e, d in zip(rows["event_id"], rows["event_date"]) if str(e).count("/") >= 2}
+                       if len(rows) else set())
+    for slug, month in ever_months - standing_months:
+        folder = out_dir / slug / f"månad-{month}"
+        if month in affected_months and folder.is_dir():
+            shutil.rmtree(folder)
     if len(rows):
         rows = rows.assign(month=rows["event_date"].astype(str).str[:7],
                            slug=rows["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))

@@ -210,6 +210,13 @@ class _Batch:
                     files["event"] = other
             if "standings" not in files:
                 found = [f for f in (_load(self.root, key + s) for s in (STANDINGS_SUFFIX,) + TRAVELLER_SUFFIXES) if f]
+                copies = [f for f in found if f.source_file in self.ctx.duplicate_paths(self.organisation)]
+                if copies:
+                    # the same content under two names posts once (DESIGN.md), tonight as on a later night
+                    self._hold(files, f"the result list {copies[0].source_file} has the same content as another file that "
+                                      "is posted (tonight or earlier), so it was not read; if this is a different event, "
+                                      "send its own result list")
+                    continue
                 if found:
                     files["standings"] = found[0]
             units.append((key, files))

@@ -26,6 +26,9 @@ totals as (
         cast(coalesce(sum(points) filter (where denomination = 'gp'), 0) as decimal(14, 2)) as gp
     from awards
     group by organisation, player_id
+    -- a member whose every line was reversed (a list corrected away) holds nothing: no row, as in
+    -- a fresh run on the current files
+    having count(*) filter (where entry_type = 'award') > count(*) filter (where entry_type = 'reversal')
 )
 
 select

@@ -11,7 +11,9 @@ lake_results as (
 ),
 
 current_sources as (
-    select organisation, source_file, sha256 from sources where is_current
+    -- the version standing at each path; a lake row is of it when it has its content and was
+    -- written by its run or later (X -> Y -> X: the first X's rows are not the current X's; sources.sql)
+    select organisation, source_file, sha256, run_id as since_run_id from sources where is_current
 ),
 
 members as (
@@ -29,6 +31,7 @@ current_results as (
         on current_sources.organisation = lake_results.organisation
         and current_sources.source_file = lake_results.source_file
         and current_sources.sha256 = lake_results.source_sha256
+        and lake_results.run_id >= current_sources.since_run_id
 ),
 
 exploded as (

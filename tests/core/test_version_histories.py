@@ -62,7 +62,7 @@ class Spec:
     z: bytes
     views: list[str]
     fixed: dict[str, bytes] = field(default_factory=dict)
-    duplicates: bool = True  # whether A may hold Z too (see JCBL_SAME_NIGHT_DUPLICATE)
+    duplicates: bool = True  # whether A may hold Z too
 
     def content(self, name: str) -> bytes:
         return self.z if name == "Z" else self.a_versions[name]
@@ -124,7 +124,6 @@ def _jcbl() -> Spec:
             f"{org}/2024-06-05-weekly.event.txt": sample(org, "2024-06-05-weekly.event.txt"),
             f"{org}/2024-06-16-stf.event.txt": sample(org, "2024-06-16-stf.event.txt"),
         },
-        duplicates=False,
     )
 
 
@@ -146,7 +145,33 @@ def _backgammon() -> Spec:
     )
 
 
-SPECS = {"mahjong": _mahjong, "bridge": _bridge, "jcbl": _jcbl, "backgammon": _backgammon}
+def _sweden() -> Spec:
+    org = "svensk-bridge"
+    x = sample(f"{org}/bk-lavec", "2024-09-05-grupp-b.standings.csv")
+    return Spec(
+        org=org,
+        path_a=f"{org}/bk-lavec/2024-09-05-grupp-b.standings.csv",
+        path_b=f"{org}/bk-lavec/2024-09-10-tisdag.standings.csv",
+        a_versions={
+            "X": x,
+            # the club corrects the winners: pairs 1 and 2 change places
+            "X'": edited(x, "1;1;100000 100001\n2;2;100002 100003", "1;2;100002 100003\n2;1;100000 100001"),
+            # a header no reader knows: the whole list is held back
+            "Q": edited(x, "plac;par;medlemmar", "plats;par;medlemmar"),
+        },
+        # another Tuesday's list: the same field, 3rd and 4th the other way round
+        z=edited(x, "3;3;100004 100005\n4;4;100006 100007", "3;4;100006 100007\n4;3;100004 100005"),
+        views=["events", "balances", "se_results", "se_holdings"],
+        fixed={
+            f"{org}/medlemsregister.csv": sample(org, "medlemsregister.csv"),
+            f"{org}/bk-lavec/2024-09-05-grupp-b.event.txt": sample(f"{org}/bk-lavec", "2024-09-05-grupp-b.event.txt"),
+            f"{org}/bk-lavec/2024-09-10-tisdag.event.txt":
+                "datum: 2024-09-10\nnamn: Tisdagsbridge\nnivå: brons\nform: par\nbrickor: 24\n".encode("utf-8"),
+        },
+    )
+
+
+SPECS = {"mahjong": _mahjong, "bridge": _bridge, "jcbl": _jcbl, "backgammon": _backgammon, "sweden": _sweden}
 
 
 # --------------------------------------------------------------------------- running histories
