@@ -1,4 +1,5 @@
-"""`pointledger`: run (the nightly batch), check (validate files), explain (a player's awards)."""
+"""`pointledger`: run (the nightly batch), check (validate files), explain (a player's awards),
+recompute (re-derive posted awards after a rule change)."""
 from __future__ import annotations
 
 import shutil
@@ -128,6 +129,82 @@ def run(inbox_dir: Path | None, state_dir: Path | None, as_of: date | None, data
 
 
 @main.command()
+@click.option("--inbox", "inbox_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Inbox the posted files are read from again (default: the config's inbox).")
+@_state_option
+@click.option("--organisation", default=None, help="Only this organisation.")
+@click.option("--system", default=None, help="Only organisations of this rule system (mahjong, bridge, jcbl, backgammon, sweden).")
+@click.option("--from", "date_from", callback=_parse_date, default=None, help="First event date to re-derive (YYYY-MM-DD).")
+@click.option("--to", "date_to", callback=_parse_date, default=None, help="Last event date to re-derive (YYYY-MM-DD).")
+@click.option("--dry-run", is_flag=True, help="Show the difference per player; post nothing.")
+@click.option("--reason", default="", help="Why (kept in the recomputations table and each line's basis).")
+@click.option("--as-of", callback=_parse_date, default=None, help="Posting date of the lines (YYYY-MM-DD); default today.")
+@_data_option
+@_config_option
+def recompute(inbox_dir: Path | None, state_dir: Path | None, organisation: str | None, system: str | None,
+              date_from: date | None, date_to: date | None, dry_run: bool, reason: str, as_of: date | None,
+              data_dir: Path | None, config_file: Path | None) -> None:
+    """Re-derive posted awards under the rule data now in data/ and post only the difference.
+
+    Each changed line is reversed and its new line posted, both naming the recomputation;
+    unchanged lines are not touched, so a second recompute posts nothing. Tonight's new files
+    are left for `run`. Exit 0: done (or, with --dry-run, no difference). 3: --dry-run found a
+    difference (listed). 4: a run holds the state folder. 1: failed, nothing posted. 2: usage.
+    5: configuration.
+    """
+    office = _office(config_file, inbox=inbox_dir, state=state_dir, data_dir=data_dir)
+    if office.inbox is None or not office.inbox.is_dir():
+        console.print("[red]no inbox: pass --inbox DIR (the folder the posted files are in) or a configuration[/red]")
+        sys.exit(EXIT_USAGE)
+    if date_from and date_to and date_from > date_to:
+        console.print(f"[red]--from {date_from} is after --to {date_to}[/red]")
+        sys.exit(EXIT_USAGE)
+    request = nightly.Recompute(organisation=organisation, system=system, date_from=date_from, date_to=date_to,
+                                dry_run=dry_run, reason=reason)
+    try:
+        organisations = load_organisations(office.data_dir or DATA_DIR, office.organisations)
+        if organisation and organisation not in organisations.index:
+            raise SettingsError(f"unknown organisation {organisation!r}; known: {', '.join(organisations.index)}")
+        with Progress(SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console, transient=True) as progress:
+            result = nightly.run(office.inbox, office.state, as_of, office.data_dir or DATA_DIR,
+                                 progress=_RichProgress(progress), enabled=office.organisations,
+                                 max_file_mb=office.max_file_mb or DEFAULT_MAX_FILE_MB, recompute=request)
+    except nightly.RunLocked as error:
+        console.print(f"[red]{error}[/red]")
+        sys.exit(nightly.EXIT_LOCKED)
+    except SettingsError as error:
+        console.print(f"[red]settings error, nothing was posted:[/red] {error}", highlight=False)
+        sys.exit(EXIT_CONFIG)
+    except nightly.OutputsFailed as error:
+        console.print(f"[red]{error}[/red]")
+        sys.exit(nightly.EXIT_FAILED)
+    except Exception as error:  # noqa: BLE001 - one clear line; the state is intact
+        console.print(f"[red]recompute failed, nothing was posted ({type(error).__name__}):[/red] {error}")
+        sys.exit(nightly.EXIT_FAILED)
+    _print_difference(result)
+    sys.exit(result.exit_code if dry_run else nightly.EXIT_OK)
+
+
+def _print_difference(result: nightly.RunResult) -> None:
+    info = result.report.get("recomputation", {})
+    rows = info.get("difference", [])
+    verb = "would post" if result.report.get("dry_run") else "posted"
+    out.print(f"recomputation {info.get('recomputation_id')}: {info.get('files', 0)} file version(s) re-derived, "
+              f"{len(rows)} line(s) changed; {verb} {result.report['award_lines']['reversals']} reversal(s) and "
+              f"{result.report['award_lines']['posted']} new line(s)", highlight=False)
+    if not rows:
+        return
+    table = Table(show_header=True)
+    for column in ("organisation", "player", "event", "denom.", "before", "after", "delta", "basis after (before)"):
+        table.add_column(column, overflow="fold")
+    for r in rows:
+        table.add_row(r["organisation"], r["player_id"], r["event_id"], r["denomination"], r["before"], r["after"],
+                      r["delta"], f"{r['basis_after'] or '(no line)'} ({r['basis_before'] or 'no line'})")
+    out.print(table)
+
+
+@main.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--with-samples", is_flag=True, help="Also copy the bundled sample inbox into DIRECTORY/inbox.")
 def init(directory: Path, with_samples: bool) -> None:
@@ -184,6 +261,8 @@ def _print_summary(result: nightly.RunResult, paths: StatePaths) -> None:
                   f"{earlier['quarantined']} record(s) it quarantined were not signalled then; report written now")
     for note in report.get("warehouse_notes", []):
         out.print(f"[yellow]{note}[/yellow]")
+    for warning in report.get("rule_data_changed", []):
+        out.print(f"[yellow]{warning['message']}[/yellow]", highlight=False)
 
 
 @main.command()

@@ -142,3 +142,28 @@ __all__ = [
     "SourceRecord",
     "BOOL",
 ]
+
+
+class RecomputationRecord(pa.DataFrameModel):
+    """One recomputation of an organisation's posted history (`pointledger recompute`): why, what
+    range, under which rule data, and how many lines it reversed and posted."""
+
+    recomputation_id: TEXT = pa.Field()
+    run_id: TEXT = pa.Field()
+    organisation: TEXT = pa.Field()
+    system: TEXT = pa.Field()
+    reason: TEXT = pa.Field()
+    date_from: DATE = pa.Field(nullable=True)
+    date_to: DATE = pa.Field(nullable=True)
+    files: INT = pa.Field(ge=0)
+    rule_versions_before: TEXT = pa.Field()  # the versions of the lines it reversed (comma separated)
+    rule_versions_after: TEXT = pa.Field()  # the versions of the lines it posted
+    rule_data_before: TEXT = pa.Field(nullable=True)  # fingerprint of the rule data history was scored under
+    rule_data_after: TEXT = pa.Field()  # fingerprint of the rule data now in data/
+    lines_reversed: INT = pa.Field(ge=0)
+    lines_posted: INT = pa.Field(ge=0)
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["recomputation_id", "organisation"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
+from pipelines.core.settings import DATA_DIR, files_stamp  # the bundled rule data (checkout or wheel)
 import pandas as pd
 
 from schemas import backgammon as sch
@@ -97,11 +97,12 @@ def _check_references(rules: BackgammonRules) -> BackgammonRules:
 
 def load_rules(directory: str | Path | None = None) -> BackgammonRules:
     """Read and validate the rule tables (default: ``data/rules/backgammon`` of this repository)."""
-    return _load_cached(str(Path(directory or DEFAULT_RULES_DIR).resolve()))
+    directory = Path(directory or DEFAULT_RULES_DIR).resolve()
+    return _load_cached(str(directory), files_stamp(directory))
 
 
 @functools.lru_cache(maxsize=8)
-def _load_cached(directory: str) -> BackgammonRules:
+def _load_cached(directory: str, stamp: tuple = ()) -> BackgammonRules:  # stamp: read again when edited
     path = Path(directory)
     rules = BackgammonRules(**{name: _read_table(path, name) for name in _TABLES})
     return _check_references(rules)

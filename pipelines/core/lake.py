@@ -44,6 +44,15 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def conform(table, schema):
+    """A table read from lake files as the model's schema: columns by name, a column that older
+    files do not have (the model gained it since they were written) filled with nulls."""
+    missing = [f for f in schema if f.name not in table.column_names]
+    for f in missing:
+        table = table.append_column(f.name, pa_arrow.nulls(len(table), f.type))
+    return table.select(schema.names).cast(schema)
+
+
 def write_json_atomically(path: Path, payload: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -118,7 +127,7 @@ class Lake:
             table_ = con.sql(query, params=[[str(f) for f in files], *(params or [])]).to_arrow_table()
         finally:
             con.close()
-        return table_.cast(arrow_schema(model)).to_pandas(types_mapper=pd.ArrowDtype)
+        return conform(table_, arrow_schema(model)).to_pandas(types_mapper=pd.ArrowDtype)
 
     # -- recovery ----------------------------------------------------------------------------
     def recover(self) -> list[str]:

@@ -33,12 +33,21 @@ from pipelines.core import inbox, ledger, quarantine_report, warehouse
 from pipelines.core.dates import month_keys
 from pipelines.core.lake import Lake, StagedRun, write_json_atomically
 from pipelines.core.processing import process_isolated
+from pipelines.core.recompute import (
+    difference as recompute_difference,
+    difference_by_player,
+    recompute_selection,
+    recomputation_id as _recomputation_id,
+    recomputation_rows as _recomputation_rows,
+    rule_data_record,
+    rule_data_warnings,
+)
 from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, StatePaths, load_organisations
 from pipelines.core.sql import connect
 from pipelines.core.system import RunContext, SourceFile, get_system
 from pipelines.core.validation import describe_failures, failure_cases
 from schemas.common import empty_frame
-from schemas.ledger import AwardLine, EventRecord, QuarantineDraft, QuarantineRecord, SourceRecord
+from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, QuarantineRecord, RecomputationRecord, SourceRecord
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -62,6 +71,23 @@ class RunFailed(Exception):
 class OutputsFailed(Exception):
     """The run committed its lines, but rebuilding the warehouse or publications failed. The next
     run redoes them (a committed run without a run report has its outputs redone)."""
+
+
+@dataclass
+class Recompute:
+    """`pointledger recompute`: re-derive the posted lines of the current file versions in range
+    under the rule data now in data/, and post only the difference (pipelines/core/recompute.py)."""
+
+    organisation: str | None = None
+    system: str | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+    dry_run: bool = False
+    reason: str = ""
+
+    @property
+    def full_range(self) -> bool:
+        return self.date_from is None and self.date_to is None
 
 
 @dataclass
@@ -136,16 +162,19 @@ def run(
     progress=None,
     enabled: list[str] | None = None,
     max_file_mb: int = DEFAULT_MAX_FILE_MB,
+    recompute: Recompute | None = None,
 ) -> RunResult:
     """The nightly batch. `enabled`: the organisations to run (default all of `data_dir`);
-    `max_file_mb`: the size limit of an inbox file where an organisation sets none."""
+    `max_file_mb`: the size limit of an inbox file where an organisation sets none; `recompute`:
+    instead of tonight's new files, re-derive the posted history in its range (same lock, same
+    atomic commit)."""
     paths = StatePaths(Path(state_dir))
     progress = progress or _NoProgress()
     as_of = as_of or date.today()
     run_id = new_run_id()
     with run_lock(paths):
         try:
-            return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress, enabled, max_file_mb)
+            return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress, enabled, max_file_mb, recompute)
         except OutputsFailed:
             raise
         except Exception:
@@ -156,7 +185,8 @@ def run(
 
 
 def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path, run_id: str, progress,
-                enabled: list[str] | None = None, max_file_mb: int = DEFAULT_MAX_FILE_MB) -> RunResult:
+                enabled: list[str] | None = None, max_file_mb: int = DEFAULT_MAX_FILE_MB,
+                recompute: Recompute | None = None) -> RunResult:
     timer = _Timer()
     started = datetime.now(timezone.utc)
     lake = Lake.open(paths)
@@ -177,6 +207,12 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         files = inbox.with_hashes(files, latest)
         files = inbox.classify(files, latest)
         ctx.duplicates = frozenset(files.loc[files["action"] == "duplicate", "source_file"].astype(str))
+        if recompute is not None:
+            # tonight's new files wait for the nightly run; only the posted history is re-derived
+            files = recompute_selection(files, latest, lake, organisations, recompute)
+            unknown_org, not_enabled = unknown_org.iloc[:0], not_enabled.iloc[:0]
+            refused = refused.iloc[:0]
+            ctx.duplicates = frozenset()
         system_of = organisations["system"]
         suffix = files["source_file"].str.extract(r"(\.[^./]+)$")[0].str.lower().fillna("")
         accepted = pd.Series(
@@ -219,7 +255,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     )
 
     # -- process ---------------------------------------------------------------------------------
-    to_process = files[files["action"].isin(["new", "correction"]) & files["supported"]]
+    to_process = files[files["action"].isin(["new", "correction", "recompute"]) & files["supported"]]
     events, awards, records, tables, incidents = [], [], [], {}, []
     active = latest.loc[latest["status"] != "duplicate", ["source_file", "sha256"]].rename(columns={"sha256": "source_sha256"})
     with timer.stage("process", progress):
@@ -230,7 +266,9 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             sources = [
                 SourceFile(organisation, row.source_file, Path(row.path), row.sha256) for row in batch.itertuples()
             ]
-            superseded = set(batch.loc[batch["action"] == "correction", "source_file"])
+            # a recomputed file replaces its own earlier lines: systems that read holdings from the
+            # ledger (JCBL strats) must not count them beside the re-derived ones
+            superseded = set(batch.loc[batch["action"].isin(["correction", "recompute"]), "source_file"])
             isolated = process_isolated(ctx, system, org, sources, active, superseded)
             result = isolated.batch
             incidents.extend(i.as_dict() for i in isolated.incidents)
@@ -252,16 +290,22 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         posted = ledger.post(drafts, run_id, as_of) if drafts is not None else empty_frame(AwardLine)
         replaced = files[files["supersedes_sha256"].notna()]
         reversals = empty_frame(AwardLine)
+        recomputation = None
+        if recompute is not None:
+            recomputation = _recomputation_id(run_id)
+            prior = _prior_lines(lake, replaced)
+            standing = ledger.standing_lines(prior) if len(prior) else prior
+            posted = recompute_difference(standing, drafts if drafts is not None else empty_frame(AwardDraft), recomputation,
+                                          run_id, as_of)
+            replaced = replaced.iloc[:0]
         if len(replaced):
-            prior = pd.concat(
-                [lake.read("awards", AwardLine, org, where="source_file in (select unnest(?))", params=[list(group["source_file"])])
-                 for org, group in replaced.groupby("organisation")],
-                ignore_index=True,
-            )
+            prior = _prior_lines(lake, replaced)
             standing = ledger.standing_lines(prior)
             reversals = ledger.reverse(standing, replaced.set_index("source_file")["sha256"], run_id, as_of)
         award_lines = pd.concat([reversals, posted], ignore_index=True) if len(reversals) else posted
         del awards, drafts, posted  # a large first run holds several copies otherwise
+    if recompute is not None and recompute.dry_run:
+        return _dry_run_result(run_id, as_of, recomputation, recompute, award_lines, files)
 
     # -- validate ---------------------------------------------------------------------------------
     with timer.stage("validate", progress):
@@ -292,6 +336,10 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             staged.write(name, model, frame, month_column="event_date")
         staged.write("quarantine", QuarantineRecord, checked["quarantine"])
         staged.write("sources", SourceRecord, checked["sources"])
+        if recompute is not None:
+            staged.write("recomputations", RecomputationRecord,
+                         _validated(RecomputationRecord, _recomputation_rows(recomputation, run_id, recompute, files,
+                                                                            checked["awards"], lake, data_dir)))
     _checkpoint("after_stage")
 
     # -- audit -------------------------------------------------------------------------------------
@@ -324,6 +372,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         "as_of": as_of.isoformat(),
         "started_at": started.isoformat(timespec="seconds"),
         "affected": {org: sorted(set(months)) for org, months in dated.groupby("organisation")["month"]},
+        **rule_data_record(lake, organisations, data_dir, checked["awards"], recompute),
     }
 
     # -- commit: files into the lake, then the manifest ---------------------------------------------
@@ -357,6 +406,11 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     report["internal_errors"] = incidents
     report["warehouse_notes"] = warehouse_notes
     report["earlier_runs_unreported"] = unreported
+    report["rule_data_changed"] = rule_data_warnings(run_record)
+    if recompute is not None:
+        report["recomputation"] = {"recomputation_id": recomputation, "reason": recompute.reason,
+                                   "files": int((files["action"] == "recompute").sum()),
+                                   "difference": difference_by_player(checked["awards"])}
     exit_code = EXIT_QUARANTINE if len(checked["quarantine"]) or any(r["quarantined"] for r in unreported) else EXIT_OK
     report["exit_code"] = exit_code
     write_json_atomically(paths.runs / f"{run_id}.json", report)
@@ -522,3 +576,28 @@ def _report(run_id, as_of, started, inbox_dir, files, unknown_org, checked, reco
         "publications": published,
         "durations_seconds": timer.durations,
     }
+
+
+def _prior_lines(lake: Lake, replaced: pd.DataFrame) -> pd.DataFrame:
+    """Every ledger line (awards and reversals) of the given paths."""
+    if replaced.empty:
+        return empty_frame(AwardLine)
+    return pd.concat(
+        [lake.read("awards", AwardLine, org, where="source_file in (select unnest(?))", params=[list(group["source_file"])])
+         for org, group in replaced.groupby("organisation")],
+        ignore_index=True,
+    )
+
+
+def _dry_run_result(run_id: str, as_of: date, recomputation: str, recompute: Recompute, award_lines: pd.DataFrame,
+                    files: pd.DataFrame) -> RunResult:
+    """`recompute --dry-run`: the difference it would post, nothing written. Exit 3 when there is one."""
+    report = {
+        "run_id": run_id, "as_of": as_of.isoformat(), "dry_run": True,
+        "recomputation": {"recomputation_id": recomputation, "reason": recompute.reason,
+                          "files": int((files["action"] == "recompute").sum()),
+                          "difference": difference_by_player(award_lines)},
+        "award_lines": {"posted": int((award_lines["entry_type"] == "award").sum()),
+                        "reversals": int((award_lines["entry_type"] == "reversal").sum())},
+    }
+    return RunResult(run_id, EXIT_QUARANTINE if len(award_lines) else EXIT_OK, report)

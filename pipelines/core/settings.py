@@ -141,3 +141,16 @@ def load_organisations(data_dir: Path = DATA_DIR, enabled: list[str] | None = No
         raise SettingsError("organisations enabled in the configuration but not in " + str(data_dir / "organisations")
                             + ": " + ", ".join(f"{o!r}{nearest(o, list(validated.index))}" for o in unknown))
     return validated.loc[list(dict.fromkeys(enabled))]
+
+
+def files_stamp(*paths: Path | str) -> tuple:
+    """(path, size, mtime) of every file at or under `paths`: part of a rule-table cache key, so
+    that tables read once per process are read again when the office edits them (a recompute
+    after a rule change, a long-lived process)."""
+    stamp = []
+    for root in map(Path, paths):
+        files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root] if root.is_file() else []
+        for f in files:
+            st = f.stat()
+            stamp.append((str(f), st.st_size, st.st_mtime_ns))
+    return tuple(stamp)

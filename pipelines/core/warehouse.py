@@ -19,16 +19,22 @@ import pandas as pd
 
 from pipelines.core.sql import connect, sql_text
 from schemas.common import arrow_schema
-from schemas.ledger import AwardLine, EventRecord, QuarantineRecord, SourceRecord
+from schemas.ledger import AwardLine, EventRecord, QuarantineRecord, RecomputationRecord, SourceRecord
 
 CORE_TABLES = {
     "sources": SourceRecord,
     "events": EventRecord,
     "awards": AwardLine,
     "quarantine": QuarantineRecord,
+    "recomputations": RecomputationRecord,
 }
-CORE_VIEWS = ["warehouse/sources", "warehouse/events", "warehouse/awards", "warehouse/balances", "warehouse/quarantine"]
+CORE_VIEWS = ["warehouse/sources", "warehouse/events", "warehouse/awards", "warehouse/balances", "warehouse/quarantine",
+              "warehouse/recomputations"]
 AUDITS = ["award_posted_twice", "reversal_mismatch", "award_without_event", "source_version_processed_twice"]
+
+
+def _quote_name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _quote(text: str) -> str:
@@ -40,12 +46,15 @@ def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: l
     """`lake_<table>`: the given Parquet files, or an empty relation of the right columns."""
     if files:
         listing = ", ".join(_quote(str(Path(f).resolve())) for f in files)
-        con.execute(
-            f"create or replace view lake_{table} as "
-            # every file of a table has the schema of its pandera model, so the first file's
-            # footer binds the view (union_by_name would open every file)
-            f"select * from read_parquet([{listing}], hive_partitioning = false)"
-        )
+        # by name over the union of the files' columns: a file written before the model gained a
+        # column reads with that column null (and a column no file has yet is null throughout)
+        source = f"read_parquet([{listing}], hive_partitioning = false, union_by_name = true)"
+        have = {row[0] for row in con.execute(f"describe select * from {source}").fetchall()}
+        con.register(f"_model_{table}", arrow_schema(model).empty_table())
+        types = dict(con.execute(f"select column_name, column_type from (describe select * from _model_{table})").fetchall())
+        con.unregister(f"_model_{table}")
+        columns = ", ".join(_quote_name(c) if c in have else f"cast(null as {t}) as {_quote_name(c)}" for c, t in types.items())
+        con.execute(f"create or replace view lake_{table} as select {columns} from {source}")
     else:
         con.register(f"_empty_{table}", arrow_schema(model).empty_table())
         con.execute(f"create or replace table lake_{table} as select * from _empty_{table}")
@@ -81,7 +90,9 @@ def _sync_rows(con: duckdb.DuckDBPyConnection, lake_root: Path, lake_files: dict
         if added:
             con.execute(
                 f'insert into lake."{table}" by name select * exclude (filename), substr(filename, ?) as _lake_file '
-                "from read_parquet(?, filename = true, hive_partitioning = false)",
+                # by name, over the union of the files' columns: files written before the model
+                # gained a column load with that column null
+                "from read_parquet(?, filename = true, hive_partitioning = false, union_by_name = true)",
                 [len(prefix) + 1, [prefix + f for f in added]],
             )
             con.execute("insert into lake._files select ?, unnest(?), unnest(?)",

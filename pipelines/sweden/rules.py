@@ -11,7 +11,7 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
+from pipelines.core.settings import DATA_DIR, files_stamp  # the bundled rule data (checkout or wheel)
 import pandas as pd
 from pandera.errors import SchemaError, SchemaErrors
 
@@ -93,7 +93,7 @@ class SwedenRules:
 
 
 @lru_cache(maxsize=4)
-def _load(rules_dir: str) -> SwedenRules:
+def _load(rules_dir: str, stamp: tuple = ()) -> SwedenRules:  # stamp: read again when the tables are edited
     d = Path(rules_dir)
     tables = {name: _read(d / f"{name}.csv", model) for name, model in S.RULE_TABLES.items()}
     printed = {key: _read(d / f"{file}.csv", model) for key, (file, model) in S.PRINTED_TABLES.items()}
@@ -101,4 +101,4 @@ def _load(rules_dir: str) -> SwedenRules:
 
 
 def load_rules(rules_dir: Path | None = None) -> SwedenRules:
-    return _load(str(rules_dir or RULES_DIR))
+    return _load(str(rules_dir or RULES_DIR), files_stamp(Path(rules_dir or RULES_DIR)))

@@ -323,3 +323,35 @@ def test_a_failure_after_the_commit_is_reported_as_such_and_repaired_by_the_next
     assert office.run().exit_code == 0  # nothing new to post, the missing publication is written
     assert (office.state / "publications" / "sofu-mahjong" / "2026-10" / "index.html").exists()
     assert len(office.query("select * from awards")) == 4
+
+
+def _recompute_cli(office, env_extra: dict, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, **env_extra}
+    return subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "recompute", "--inbox", str(office.inbox), "--state", str(office.state),
+         "--as-of", "2026-12-03", "--data-dir", str(office.data), *args],
+        capture_output=True, text=True, env=env, cwd=Path(__file__).resolve().parents[2],
+    )
+
+
+@pytest.mark.parametrize("kill_at", ["after_stage", "before_manifest"])
+def test_a_killed_recompute_leaves_the_state_as_before(office, kill_at):
+    """Issue 11: recompute commits like run. Placing points 1st 7, 2nd 4 (season-1); the office
+    makes 2nd place 5, a recompute is killed half-way: nothing changed; the next one posts the
+    difference (the 2nd place's 4 reversed, 5 posted)."""
+    office.post("sofu-mahjong/2026-09-03.txt", GAME_A.replace("2026-11-03", "2026-09-03"))
+    assert _run_cli(office, {}).returncode == 0
+    placing = office.data / "rules" / "mahjong" / "placing_points.csv"
+    placing.write_text(placing.read_text(encoding="utf-8").replace("sofu-league,season-1,2,4\n", "sofu-league,season-1,2,5\n"),
+                       encoding="utf-8")
+    before = _snapshot(office.state)
+    dry = _recompute_cli(office, {}, "--dry-run")
+    assert dry.returncode == 3, dry.stderr
+    assert "4.00" in dry.stdout and "5.00" in dry.stdout
+    assert _recompute_cli(office, {nightly.KILL_ENV: kill_at}).returncode == -9
+    after = _snapshot(office.state)
+    assert (after["manifest"], after["tables"], after["pubs"]) == (before["manifest"], before["tables"], before["pubs"])
+    done = _recompute_cli(office, {}, "--reason", "2nd place is worth 5")
+    assert done.returncode == 0, done.stderr
+    awards = _snapshot(office.state)["tables"]["awards"]
+    assert len(awards) == len(before["tables"]["awards"]) + 2  # one reversal, one new line

@@ -67,3 +67,130 @@ def test_a_new_rule_version_alone_counts_as_a_change():
     out = difference(ledger.standing_lines(posted), relabelled, "rc-1", "run-2", date(2026, 4, 1))
     assert (out["entry_type"] == "reversal").sum() == 4 and (out["entry_type"] == "award").sum() == 4
     assert balances(pd.concat([posted, out])) == {p: Decimal(v) for p, v in BEFORE.items()}
+
+
+# -- through `pointledger recompute` (pipelines/core/run.py with a Recompute request) -------------
+
+from pipelines.core import run as nightly  # noqa: E402
+from office import Office  # noqa: E402 - tests/office.py
+
+GAME_1 = "2026-09-03\n・1位A 35000\n・2位B 28000\n・3位C 22000\n・4位D 15000\n"
+GAME_2 = "2026-09-10\n・1位B 38000\n・2位C 27000\n・3位D 21000\n・4位A 14000\n"
+
+
+def _set_second_place(office: Office, points: str) -> None:
+    path = office.data / "rules" / "mahjong" / "placing_points.csv"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("sofu-league,season-1,2,4\n") == 1
+    path.write_text(text.replace("sofu-league,season-1,2,4\n", f"sofu-league,season-1,2,{points}\n"), encoding="utf-8")
+
+
+def _recompute(office: Office, **kw) -> nightly.RunResult:
+    return nightly.run(office.inbox, office.state, date(2026, 12, 3), office.data_dir(),
+                       recompute=nightly.Recompute(**kw))
+
+
+def _balances(office: Office) -> dict[str, Decimal]:
+    rows = office.query("select player_id, sum(points) as p from balances group by 1")
+    return dict(zip(rows["player_id"], rows["p"]))
+
+
+def test_recompute_after_a_placing_point_change(tmp_path):
+    """Hand computation (season-1 placing points 7 / 4 / 2 / 0, no bust, no 3-koro): game 1 gives
+    A 7, B 4, C 2, D 0; game 2 B 7, C 4, D 2, A 0; balances A 7, B 11, C 6, D 2. The league makes
+    2nd place worth 5: only the two 2nd places change (B in game 1, C in game 2), so the
+    recomputation reverses those two lines (-4 each) and posts 5 each; balances A 7, B 12, C 7, D 2."""
+    office = Office(tmp_path)
+    office.post("sofu-mahjong/2026-09-03.txt", GAME_1)
+    office.post("sofu-mahjong/2026-09-10.txt", GAME_2)
+    assert office.run().exit_code == nightly.EXIT_OK
+    assert _balances(office) == {"A": Decimal(7), "B": Decimal(11), "C": Decimal(6), "D": Decimal(2)}
+
+    _set_second_place(office, "5")
+    night = office.run()  # nothing new: the night warns that history was scored under other rule data
+    assert [w["organisation"] for w in night.report["rule_data_changed"]] == ["sofu-mahjong"]
+    assert "pointledger recompute --organisation sofu-mahjong --dry-run" in night.report["rule_data_changed"][0]["message"]
+
+    dry = _recompute(office, organisation="sofu-mahjong", dry_run=True, reason="2nd place is worth 5")
+    assert dry.exit_code == nightly.EXIT_QUARANTINE
+    diff = {(d["player_id"], d["event_id"].rsplit("/", 1)[-1][:10]): (d["before"], d["after"], d["delta"])
+            for d in dry.report["recomputation"]["difference"]}
+    assert {k: v for k, v in diff.items()} == {("B", "2026-09-03"): ("4.00", "5.00", "1.00"),
+                                               ("C", "2026-09-10"): ("4.00", "5.00", "1.00")}
+    assert _balances(office) == {"A": Decimal(7), "B": Decimal(11), "C": Decimal(6), "D": Decimal(2)}  # nothing posted
+
+    done = _recompute(office, organisation="sofu-mahjong", reason="2nd place is worth 5")
+    assert done.exit_code == nightly.EXIT_OK
+    assert _balances(office) == {"A": Decimal(7), "B": Decimal(12), "C": Decimal(7), "D": Decimal(2)}
+    lines = office.query("select entry_type, player_id, points, basis from awards where run_id = ? order by 1, 2", [done.run_id])
+    assert list(zip(lines["entry_type"], lines["player_id"], lines["points"])) == [
+        ("award", "B", Decimal("5.00")), ("award", "C", Decimal("5.00")),
+        ("reversal", "B", Decimal("-4.00")), ("reversal", "C", Decimal("-4.00"))]
+    recomputations = office.query("select organisation, reason, files, lines_reversed, lines_posted from recomputations")
+    assert recomputations.astype(str).values.tolist() == [["sofu-mahjong", "2nd place is worth 5", "2", "2", "2"]]
+    # the history is now scored under the current rule data: no warning, and a second recompute posts nothing
+    assert office.run().report["rule_data_changed"] == []
+    again = _recompute(office, organisation="sofu-mahjong")
+    assert again.report["award_lines"] == {"posted": 0, "reversals": 0}
+    assert _balances(office) == {"A": Decimal(7), "B": Decimal(12), "C": Decimal(7), "D": Decimal(2)}
+
+
+def test_recompute_only_re_derives_its_date_range(tmp_path):
+    """--from 2026-09-05: only game 2 (2026-09-10) is re-derived; game 1 keeps B's 4."""
+    office = Office(tmp_path)
+    office.post("sofu-mahjong/2026-09-03.txt", GAME_1)
+    office.post("sofu-mahjong/2026-09-10.txt", GAME_2)
+    office.run()
+    _set_second_place(office, "5")
+    done = _recompute(office, date_from=date(2026, 9, 5))
+    assert done.report["recomputation"]["files"] == 1
+    assert _balances(office) == {"A": Decimal(7), "B": Decimal(11), "C": Decimal(7), "D": Decimal(2)}
+    # history before the range is still under the old data: the warning stays
+    assert [w["organisation"] for w in office.run().report["rule_data_changed"]] == ["sofu-mahjong"]
+
+
+def test_a_new_rule_version_in_the_past_is_picked_up_for_the_events_it_covers(tmp_path):
+    """The league adds version season-1b, effective 2026-09-05, with 2nd place worth 5. Game 1
+    (2026-09-03) stays under season-1: untouched. Game 2 (2026-09-10) is now under season-1b: all
+    four of its lines change version (B 7, C 5, D 2, A 0: only C's points change), so four
+    reversals and four new lines; balances A 7, B 11, C 7, D 2."""
+    office = Office(tmp_path)
+    office.post("sofu-mahjong/2026-09-03.txt", GAME_1)
+    office.post("sofu-mahjong/2026-09-10.txt", GAME_2)
+    office.run()
+    rules = office.data / "rules" / "mahjong"
+    versions = (rules / "rule_versions.csv").read_text(encoding="utf-8").splitlines()
+    season_1 = next(v for v in versions if v.startswith("sofu-league,season-1,"))
+    versions.insert(versions.index(season_1) + 1,
+                    season_1.replace("season-1,2000-01-01", "season-1b,2026-09-05").split(',"')[0] + ',"Season 1b: 2nd place 5"')
+    (rules / "rule_versions.csv").write_text("\n".join(versions) + "\n", encoding="utf-8")
+    (rules / "placing_points.csv").write_text((rules / "placing_points.csv").read_text(encoding="utf-8")
+                                              + "".join(f"sofu-league,season-1b,{p},{v}\n" for p, v in [(1, 7), (2, 5), (3, 2), (4, 0)]),
+                                              encoding="utf-8")
+    done = _recompute(office, reason="season 1b from 2026-09-05")
+    lines = office.query("select entry_type, event_id, player_id, points, rule_version from awards where run_id = ?", [done.run_id])
+    assert set(lines["event_id"].str.contains("2026-09-10")) == {True}
+    assert sorted(zip(lines["entry_type"], lines["player_id"], lines["rule_version"])) == sorted(
+        [("reversal", p, "season-1") for p in "ABCD"] + [("award", p, "season-1b") for p in "ABCD"])
+    assert _balances(office) == {"A": Decimal(7), "B": Decimal(11), "C": Decimal(7), "D": Decimal(2)}
+    row = office.query("select rule_versions_before, rule_versions_after from recomputations").iloc[0]
+    assert (row["rule_versions_before"], row["rule_versions_after"]) == ("season-1", "season-1b")
+
+
+def test_recompute_and_run_exclude_each_other(tmp_path):
+    import fcntl
+
+    from pipelines.core.settings import StatePaths
+
+    office = Office(tmp_path)
+    office.post("sofu-mahjong/2026-09-03.txt", GAME_1)
+    office.run()
+    paths = StatePaths(office.state)
+    with open(paths.lock, "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        try:
+            _recompute(office)
+        except nightly.RunLocked as error:
+            assert "another pointledger run" in str(error)
+        else:
+            raise AssertionError("recompute ran while the state folder was locked")
