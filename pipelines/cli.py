@@ -83,6 +83,29 @@ def _state_option(f):
                         help="Run state: lake, ledger, warehouse, publications (default: config, else ./var).")(f)
 
 
+def _locked_run(office: OfficeConfig, as_of: date | None, what: str, **kw) -> nightly.RunResult:
+    """The nightly run (or a recompute) with a progress bar on stderr; any failure is one clear
+    line and its exit code (the state is intact: nothing was posted)."""
+    try:
+        with Progress(SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console, transient=True) as progress:
+            return nightly.run(office.inbox, office.state, as_of, office.data_dir or DATA_DIR,
+                               progress=_RichProgress(progress), enabled=office.organisations,
+                               max_file_mb=office.max_file_mb or DEFAULT_MAX_FILE_MB, **kw)
+    except nightly.RunLocked as error:
+        console.print(f"[red]{error}[/red]")
+        sys.exit(nightly.EXIT_LOCKED)
+    except SettingsError as error:
+        console.print(f"[red]settings error, nothing was posted:[/red] {error}", highlight=False)
+        sys.exit(EXIT_CONFIG)
+    except nightly.OutputsFailed as error:
+        console.print(f"[red]{error}[/red]")
+        sys.exit(nightly.EXIT_FAILED)
+    except Exception as error:  # noqa: BLE001 - the office needs one clear line, and the state is intact
+        console.print(f"[red]{what} failed, nothing was posted ({type(error).__name__}):[/red] {error}")
+        sys.exit(nightly.EXIT_FAILED)
+
+
 @main.command()
 @click.option("--inbox", "inbox_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Inbox: one folder per organisation (default: the config's inbox; required without one).")
@@ -106,24 +129,7 @@ def run(inbox_dir: Path | None, state_dir: Path | None, as_of: date | None, data
     if not office.inbox.is_dir():
         console.print(f"[red]inbox {office.inbox} does not exist[/red]")
         sys.exit(EXIT_USAGE)
-    try:
-        with Progress(SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=console, transient=True) as progress:
-            result = nightly.run(office.inbox, office.state, as_of, office.data_dir or DATA_DIR,
-                                 progress=_RichProgress(progress), enabled=office.organisations,
-                                 max_file_mb=office.max_file_mb or DEFAULT_MAX_FILE_MB)
-    except nightly.RunLocked as error:
-        console.print(f"[red]{error}[/red]")
-        sys.exit(nightly.EXIT_LOCKED)
-    except SettingsError as error:
-        console.print(f"[red]settings error, nothing was posted:[/red] {error}", highlight=False)
-        sys.exit(EXIT_CONFIG)
-    except nightly.OutputsFailed as error:
-        console.print(f"[red]{error}[/red]")
-        sys.exit(nightly.EXIT_FAILED)
-    except Exception as error:  # noqa: BLE001 - the office needs one clear line, and the state is intact
-        console.print(f"[red]run failed, nothing was posted ({type(error).__name__}):[/red] {error}")
-        sys.exit(nightly.EXIT_FAILED)
+    result = _locked_run(office, as_of, "run")
     _print_summary(result, StatePaths(office.state))
     sys.exit(result.exit_code)
 
@@ -163,25 +169,14 @@ def recompute(inbox_dir: Path | None, state_dir: Path | None, organisation: str 
                                 dry_run=dry_run, reason=reason)
     try:
         organisations = load_organisations(office.data_dir or DATA_DIR, office.organisations)
-        if organisation and organisation not in organisations.index:
-            raise SettingsError(f"unknown organisation {organisation!r}; known: {', '.join(organisations.index)}")
-        with Progress(SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=console, transient=True) as progress:
-            result = nightly.run(office.inbox, office.state, as_of, office.data_dir or DATA_DIR,
-                                 progress=_RichProgress(progress), enabled=office.organisations,
-                                 max_file_mb=office.max_file_mb or DEFAULT_MAX_FILE_MB, recompute=request)
-    except nightly.RunLocked as error:
-        console.print(f"[red]{error}[/red]")
-        sys.exit(nightly.EXIT_LOCKED)
     except SettingsError as error:
         console.print(f"[red]settings error, nothing was posted:[/red] {error}", highlight=False)
         sys.exit(EXIT_CONFIG)
-    except nightly.OutputsFailed as error:
-        console.print(f"[red]{error}[/red]")
-        sys.exit(nightly.EXIT_FAILED)
-    except Exception as error:  # noqa: BLE001 - one clear line; the state is intact
-        console.print(f"[red]recompute failed, nothing was posted ({type(error).__name__}):[/red] {error}")
-        sys.exit(nightly.EXIT_FAILED)
+    if organisation and organisation not in organisations.index:
+        console.print(f"[red]unknown organisation {organisation!r}; known: {', '.join(organisations.index)}[/red]",
+                      highlight=False)
+        sys.exit(EXIT_CONFIG)
+    result = _locked_run(office, as_of, "recompute", recompute=request)
     _print_difference(result)
     sys.exit(result.exit_code if dry_run else nightly.EXIT_OK)
 
