@@ -10,6 +10,7 @@ denomination, and how that follows from the seed: the basis a player reads).
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -236,7 +237,7 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
 
 
 _LIST_KEYS = ("level", "form", "boards", "met", "groups", "group", "division", "nybörjarträff", "orutinerade", "handikapp",
-              "final", "qual_rounds", "final_rounds", "gemensam_lista", "carry_over", "field", "first_place", "tk_permission")
+              "final", "qual_rounds", "final_rounds", "gemensam_lista", "carry_over", "field", "first_place", "tk_permission", "distribution")
 
 
 def lower_final(ev: dict) -> bool:
@@ -275,6 +276,13 @@ def _event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     if not lower_final(ev):
         return el
     skip = ev["first_place"] - 1
+    if ev.get("distribution"):
+        given = list(ev["distribution"])
+        text = ", ".join(f"{' '.join(str(v) for _, v in grp)} {d}" for d, grp in
+                         ((d, list(g)) for d, g in itertools.groupby(given, key=lambda x: x[0])))
+        return EventList(given, f"{ev['final']}-final with carry-over of {field_n} {UNIT[ev['form']][1]}, its winner "
+                                f"{ordinal(skip + 1)} overall: the distribution sanctioned by TK ({ev['tk_permission']}): {text}",
+                         el.minimum)
     return EventList(el.places[skip:], f"{el.header}; {ev['final']}-final with carry-over (TK permission {ev['tk_permission']}): "
                                        f"its winner is {ordinal(skip + 1)} of the {field_n} {UNIT[ev['form']][1]}, its place k "
                                        f"gets place k + {skip} of this list", el.minimum)
@@ -307,6 +315,8 @@ def _check_final(rules: SwedenRules, ev: dict, n: int) -> list[str]:
     if first + n - 1 > field_n:
         out.append(f"final {ev['final']}: {n} {many} from overall place {first} reach place {first + n - 1}, but kval_par says "
                    f"{field_n} {many} started the qualification")
+    if lower_final(ev) and ev.get("distribution") and len(ev["distribution"]) > n:
+        out.append(f"final {ev['final']}: fördelning lists {len(ev['distribution'])} places, but the final has {n} {many}")
     if lower_final(ev) and ev["level"] in ("guld", "förhöjt guld"):
         gp = rules.tables["gold_places"]
         rows = gp[(gp["scale"] == ev["level"]) & (gp["entrants_from"] <= field_n)].sort_values("entrants_from")

@@ -46,6 +46,7 @@ EVENT_KEYS = {
     "kval_par": "pairs that started the qualification (a final with carry-over; default for A: the list's pairs)",
     "första_plac": "the overall place of this final's winner: the pairs of the finals above it + 1 (B- or C-final with carry-over)",
     "tk_tillstånd": "the reference of TK's permission to give silver and bronze in a B- or C-final with carry-over",
+    "fördelning": "the distribution TK sanctioned for a B- or C-final with carry-over, e.g. '4 sp, 10 8 7 6 5 4 4 4 4 bp'",
     "kvällar": "two consecutive short evenings counted as one: 'YYYY-MM-DD boards, YYYY-MM-DD boards'",
     "matcher": "matches each team played (a barometer)",
     "divisioner": "ja / 2: a barometer in two divisions (the sektion column is 1 or 2)",
@@ -64,7 +65,8 @@ ALIASES = {"date": "datum", "club": "klubb", "name": "namn", "level": "nivå", "
            "walkover": "avbruten", "wo": "avbruten", "simultaneous": "simultan", "heat": "simultan",
            "common_list": "gemensam_lista", "carryover": "carry_over", "overföring": "carry_over",
            "qualification_pairs": "kval_par", "first_place": "första_plac", "forsta_plac": "första_plac",
-           "tk_permission": "tk_tillstånd", "tk_tillstand": "tk_tillstånd", "evenings": "kvällar", "kvallar": "kvällar"}
+           "tk_permission": "tk_tillstånd", "tk_tillstand": "tk_tillstånd",
+           "distribution": "fördelning", "fordelning": "fördelning", "evenings": "kvällar", "kvallar": "kvällar"}
 
 STANDINGS_COLUMNS = {"plac": "place", "place": "place", "placering": "place", "par": "entrant", "lag": "entrant",
                      "entrant": "entrant", "nr": "entrant", "spelare": "entrant", "medlemmar": "members",
@@ -181,8 +183,9 @@ def _finals(kv, ev: dict, problems: list, source_file: str, whole, yes) -> None:
     ev["field"] = whole("kval_par", 1, 5000)
     ev["first_place"] = whole("första_plac", 1, 5000)
     ev["tk_permission"] = kv.get("tk_tillstånd") or ""
+    ev["distribution"] = _distribution(kv, problems, source_file)
     if ev["final"] is None:
-        for key in ("carry_over", "kval_par", "första_plac", "tk_tillstånd"):
+        for key in ("carry_over", "kval_par", "första_plac", "tk_tillstånd", "fördelning"):
             if kv.get(key):
                 _q(problems, source_file, kv.where(key), f"{key}: only for a final (add 'final: A', 'final: B' ...)")
         return
@@ -190,6 +193,9 @@ def _finals(kv, ev: dict, problems: list, source_file: str, whole, yes) -> None:
         _q(problems, source_file, kv.where("final"), f"final: expected the final's letter A, B, C ... (A: the A-final), found {final!r}")
         return
     ev["carry_over"] = True if ev["final"] == "A" else (yes("carry_over") if kv.get("carry_over") else None)
+    if kv.get("fördelning") and (ev["final"] == "A" or ev["carry_over"] is False):
+        _q(problems, source_file, kv.where("fördelning"), "fördelning: a sanctioned distribution is for a B-, C- ... final with "
+           "carry-over (the A-final and a final without carry-over are scored by the tables)")
     if ev["final"] == "A":
         if kv.get("carry_over") and not yes("carry_over"):
             _q(problems, source_file, kv.where("carry_over"), "carry_over: an A-final is scored with carry-over (seed p. 4); "
@@ -221,6 +227,32 @@ def _finals(kv, ev: dict, problems: list, source_file: str, whole, yes) -> None:
         _q(problems, source_file, kv.where("final"), f"final: {ev['final']} with carry-over gives silver and bronze only with TK's "
            "permission, asked for in advance (seed p. 4: 'Ansökan ... måste göras på förhand'): add 'tk_tillstånd: <reference>', "
            "or report the final as 'carry_over: nej' (bronze from zero)")
+
+
+_DISTRIBUTION = re.compile(r"((?:\d+\s*)+)(sp|bp|gp)")
+
+
+def _distribution(kv, problems: list, source_file: str) -> tuple | None:
+    """fördelning: '4 sp, 10 8 7 6 5 4 4 4 4 bp' -> (('sp', 4), ('bp', 10), ...), place 1 first."""
+    raw = kv.get("fördelning")
+    if not raw:
+        return None
+    out = []
+    for part in (p.strip() for p in raw.split(",")):
+        m = _DISTRIBUTION.fullmatch(part.lower())
+        if not m:
+            _q(problems, source_file, kv.where("fördelning"), "fördelning: expected the points of each place from the final's "
+               f"winner, grouped by denomination, e.g. '4 sp, 10 8 7 6 5 4 4 4 4 bp', found {raw!r}")
+            return None
+        if m.group(2) == "gp":
+            _q(problems, source_file, kv.where("fördelning"), "fördelning: gold is given only in the A-final (seed p. 4: "
+               f"'guld delas bara ut i A-final'), found {part!r}")
+            return None
+        out += [(m.group(2), int(v)) for v in m.group(1).split()]
+    if any(v < 1 for _, v in out):
+        _q(problems, source_file, kv.where("fördelning"), f"fördelning: every listed place gets at least 1 point, found {raw!r}")
+        return None
+    return tuple(out)
 
 
 _EVENING = re.compile(r"(\d{4}-\d{2}-\d{2})\s+(\d{1,3})")

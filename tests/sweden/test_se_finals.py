@@ -143,3 +143,37 @@ def test_shared_place_in_a_b_final_with_carry_over(office):
     b = _ledger(office, "b")
     assert _column(b, 12, "sp")[:2] == [4, 0]
     assert _column(b, 12, "bp") == [0, 9, 9, 7, 6, 5, 4, 4, 4, 4, 0, 0]
+
+
+def test_b_final_with_the_distribution_tk_sanctioned(office):
+    # the seed's own proposal written out as the sanctioned distribution; and another club's list that
+    # TK sanctioned differently (its numbers are the event file's, taken as they are)
+    register(office)
+    common = dict(final="B", carry_over="ja", kval_par="60", första_plac="11", **SILVER_FINAL)
+    _post(office, "b-seed", 12, 0, tk_tillstånd="TK 2024/17", fördelning="4 sp, 10 8 7 6 5 4 4 4 4 bp", **common)
+    _post(office, "b-other", 12, 100, tk_tillstånd="TK 2024/18", fördelning="5 sp, 12 9 bp", **common)
+    assert office.run().exit_code == 0, _quarantine(office)
+    seed = _ledger(office, "b-seed")
+    assert _column(seed, 12, "sp") == [4] + [0] * 11
+    assert _column(seed, 12, "bp") == [0, 10, 8, 7, 6, 5, 4, 4, 4, 4, 0, 0]
+    other = _ledger(office, "b-other")
+    assert _column(other, 12, "sp") == [5] + [0] * 11
+    assert _column(other, 12, "bp") == [0, 12, 9] + [0] * 9
+    basis = office.query("select basis from awards where event_id like '%b-other' and player_id = '200102'")["basis"][0]
+    assert "sanctioned by TK (TK 2024/18): 5 sp, 12 9 bp" in basis and "2nd place: 12 bp" in basis
+
+
+def test_sanctioned_distribution_is_checked(office):
+    register(office)
+    common = dict(carry_over="ja", kval_par="60", första_plac="11", tk_tillstånd="TK 1", **SILVER_FINAL)
+    _post(office, "guld", 12, 0, final="B", fördelning="1 gp, 10 8 bp", **common)
+    _post(office, "lang", 4, 0, final="B", fördelning="4 sp, 10 8 7 6 bp", **common)
+    _post(office, "trasig", 12, 0, final="B", fördelning="fyra sp", **common)
+    _post(office, "a", 10, 0, final="A", kval_par="60", fördelning="43 29 sp", **SILVER_FINAL)
+    office.run()
+    reasons = " | ".join(_quarantine(office)["reason"])
+    assert "gold is given only in the A-final" in reasons and "found '1 gp'" in reasons
+    assert "fördelning lists 5 places, but the final has 4 pairs" in reasons
+    assert "expected the points of each place from the final's winner" in reasons
+    assert "a sanctioned distribution is for a B-, C- ... final with carry-over" in reasons
+    assert office.query("select count(*) as n from awards")["n"][0] == 0
