@@ -10,6 +10,7 @@ denomination, and how that follows from the seed: the basis a player reads).
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -128,11 +129,11 @@ def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str],
     f = frac(p["winner_per_entrant"])
     parts: list[str] = []
     plain = True
-    if ev.get("final") == "A":
+    if ev.get("final") and ev.get("carry_over"):
         r = ev["qual_rounds"] + ev["final_rounds"]
         rest = ceil(Fraction(n - r - 1, 2))
         w = r + 1 + rest
-        parts.append(f"qualification + A-final with carry-over: {ev['qual_rounds']} + {ev['final_rounds']} + 1 + "
+        parts.append(f"qualification + final with carry-over: {ev['qual_rounds']} + {ev['final_rounds']} + 1 + "
                      f"({n} − {r + 1})/2 = {r + 1} + {rest} = {w}")
         plain = False
     elif ev.get("met") is None:
@@ -175,7 +176,8 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     plain = plain and not ev.get("groups")
     p = S._p(rules, table)
     f = frac(p["winner_per_entrant"])
-    factor = int(rules.param("gold_bronze_factor" if gold else "silver_bronze_factor"))
+    lower = lower_final(ev)
+    factor = int(rules.param("carry_over_final_bronze_factor" if lower else "gold_bronze_factor" if gold else "silver_bronze_factor"))
     printed = S.silver_entry(rules, table, n)
     if plain and printed.how.startswith("printed") and not gold:
         silver, bronze = list(printed.silver), list(printed.bronze)
@@ -235,15 +237,55 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
 
 
 _LIST_KEYS = ("level", "form", "boards", "met", "groups", "group", "division", "nybörjarträff", "orutinerade", "handikapp",
-              "final", "qual_rounds", "final_rounds", "gemensam_lista")
+              "final", "qual_rounds", "final_rounds", "gemensam_lista", "carry_over", "field", "first_place", "tk_permission", "distribution")
+
+
+def lower_final(ev: dict) -> bool:
+    """A B-, C- (or later) final with carry-over: its list continues the whole field's list."""
+    return bool(ev.get("final")) and ev["final"] != "A" and bool(ev.get("carry_over"))
+
+
+def fresh_final(ev: dict) -> bool:
+    """A B-, C- ... final without carry-over: a new bronze competition where all start from zero."""
+    return bool(ev.get("final")) and ev["final"] != "A" and ev.get("carry_over") is False
+
+
+def scored_field(ev: dict, n: int) -> int:
+    """The field whose list a competition gets: a final with carry-over, the pairs that started
+    the qualification (kval_par; an A-final without it: its own list); otherwise the list's own."""
+    return (ev.get("field") or n) if ev.get("final") and ev.get("carry_over") else n
 
 
 def event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     """The competition's award list (cached: many events share their settings and field size)."""
     key = ("event_list", n) + tuple(ev.get(k) for k in _LIST_KEYS)
     if key not in rules._cache:
-        rules._cache[key] = _bronze_list(rules, ev, n) if ev["level"] == "brons" else _silver_list(rules, ev, n)
+        rules._cache[key] = _event_list(rules, ev, n)
     return rules._cache[key]
+
+
+def _event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
+    if fresh_final(ev):
+        el = _bronze_list(rules, dict(ev, level="brons", final=None, carry_over=None), n)
+        return EventList(el.places, f"{ev['final']}-final without carry-over: a new bronze competition from zero, {el.header}",
+                         el.minimum, el.handicap)
+    if ev["level"] == "brons":
+        return _bronze_list(rules, ev, n)
+    field_n = scored_field(ev, n)
+    el = _silver_list(rules, ev, field_n)
+    if not lower_final(ev):
+        return el
+    skip = ev["first_place"] - 1
+    if ev.get("distribution"):
+        given = list(ev["distribution"])
+        text = ", ".join(f"{' '.join(str(v) for _, v in grp)} {d}" for d, grp in
+                         ((d, list(g)) for d, g in itertools.groupby(given, key=lambda x: x[0])))
+        return EventList(given, f"{ev['final']}-final with carry-over of {field_n} {UNIT[ev['form']][1]}, its winner "
+                                f"{ordinal(skip + 1)} overall: the distribution sanctioned by TK ({ev['tk_permission']}): {text}",
+                         el.minimum)
+    return EventList(el.places[skip:], f"{el.header}; {ev['final']}-final with carry-over (TK permission {ev['tk_permission']}): "
+                                       f"its winner is {ordinal(skip + 1)} of the {field_n} {UNIT[ev['form']][1]}, its place k "
+                                       f"gets place k + {skip} of this list", el.minimum)
 
 
 # --------------------------------------------------------------------------- requirements
@@ -258,6 +300,34 @@ def check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> li
 
 
 def _check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
+    if fresh_final(ev):  # a new bronze competition of the final's own field
+        return _check_requirements(rules, dict(ev, level="brons", final=None, carry_over=None), n, section)
+    out = _check_final(rules, ev, n) if ev.get("final") and ev.get("carry_over") else []
+    return out + _check_level(rules, ev, scored_field(ev, n), section)
+
+
+def _check_final(rules: SwedenRules, ev: dict, n: int) -> list[str]:
+    """A final with carry-over: its list must fit in the field that started the qualification, and
+    gold is given only in the A-final."""
+    out = []
+    many = UNIT[ev["form"]][1]
+    field_n, first = scored_field(ev, n), ev.get("first_place") or 1
+    if first + n - 1 > field_n:
+        out.append(f"final {ev['final']}: {n} {many} from overall place {first} reach place {first + n - 1}, but kval_par says "
+                   f"{field_n} {many} started the qualification")
+    if lower_final(ev) and ev.get("distribution") and len(ev["distribution"]) > n:
+        out.append(f"final {ev['final']}: fördelning lists {len(ev['distribution'])} places, but the final has {n} {many}")
+    if lower_final(ev) and ev["level"] in ("guld", "förhöjt guld"):
+        gp = rules.tables["gold_places"]
+        rows = gp[(gp["scale"] == ev["level"]) & (gp["entrants_from"] <= field_n)].sort_values("entrants_from")
+        g = int(rows.iloc[-1]["gold_places"]) if len(rows) else 0
+        if first <= g:
+            out.append(f"final {ev['final']}: gold is given only in the A-final (seed p. 4), but this final's winner is place "
+                       f"{first} of {g} gold places; första_plac must come after the A-final's pairs")
+    return out
+
+
+def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
     form, level = ev["form"], ev["level"]
     one, many = UNIT[form]
     where = f" ({section})" if section else ""
@@ -280,7 +350,8 @@ def _check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> l
         novice = ev.get("orutinerade") and 10 <= boards <= 17
         if boards < 18 and not novice:
             out.append(f"{level} {form}: at least 18 boards are needed (novices' events 10-17), found {boards}; two consecutive "
-                       "competitions with the same pairs may be reported as one event file and one result list")
+                       "evenings with the same pairs may be reported as one event with 'kvällar: YYYY-MM-DD boards, YYYY-MM-DD "
+                       "boards' and one result list with the columns kväll1 and kväll2 (docs/sweden.md)")
         if ev.get("orutinerade") and boards < 10:
             out.append(f"novices' event: at least 10 boards, found {boards}")
     else:
@@ -295,8 +366,10 @@ def _check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> l
                 out.append(f"gold with {n} {many}: at least {int(g.iloc[-1]['min_boards'])} boards, found {boards}")
         if ev.get("met") is not None and not 0 <= ev["met"] <= n - 1:
             out.append(f"mött: each {one} can meet 0 to {n - 1} others, found {ev['met']}")
-        if ev.get("final") == "A" and ev["qual_rounds"] + ev["final_rounds"] + 1 > n:
-            out.append(f"kval_ronder + final_ronder + 1 = {ev['qual_rounds'] + ev['final_rounds'] + 1} exceeds the {n} {many}")
+        if ev.get("final") and ev.get("carry_over") and ev["qual_rounds"] + ev["final_rounds"] + 1 > n:
+            out.append(f"kval_ronder + final_ronder + 1 = {ev['qual_rounds'] + ev['final_rounds'] + 1} exceeds the {n} {many}"
+                       + ("" if ev.get("field") else " (an A-final list of the finalists only: add kval_par, the pairs that "
+                          "started the qualification)"))
     return out
 
 

@@ -40,9 +40,15 @@ EVENT_KEYS = {
     "handikapp": "ja: the standings carry a hcp_plac column (the handicap list)",
     "orutinerade": "ja: an event for novices (10-17 boards at half scale)",
     "nybörjarträff": "ja: a beginners' meeting",
-    "kval_ronder": "rounds of the qualification (an A-final with carry-over)",
-    "final": "A: this list is the A-final with carry-over of a qualification",
-    "final_ronder": "rounds of the A-final (with kval_ronder)",
+    "kval_ronder": "rounds of the qualification (a final with carry-over)",
+    "final": "A, B, C ...: this list is that final of a qualification (A: with carry-over)",
+    "final_ronder": "rounds of the final (with kval_ronder)",
+    "carry_over": "ja / nej: whether the final (B, C ...) carries the qualification's score over",
+    "kval_par": "pairs that started the qualification (a final with carry-over; default for A: the list's pairs)",
+    "första_plac": "the overall place of this final's winner: the pairs of the finals above it + 1 (B- or C-final with carry-over)",
+    "tk_tillstånd": "the reference of TK's permission to give silver and bronze in a B- or C-final with carry-over",
+    "fördelning": "the distribution TK sanctioned for a B- or C-final with carry-over, e.g. '4 sp, 10 8 7 6 5 4 4 4 4 bp'",
+    "kvällar": "two consecutive short evenings counted as one: 'YYYY-MM-DD boards, YYYY-MM-DD boards'",
     "matcher": "matches each team played (a barometer)",
     "divisioner": "ja / 2: a barometer in two divisions (the sektion column is 1 or 2)",
     "mästerskap": "ja: a championship (the openness percentages do not apply)",
@@ -58,14 +64,19 @@ ALIASES = {"date": "datum", "club": "klubb", "name": "namn", "level": "nivå", "
            "final_rounds": "final_ronder", "matches": "matcher", "divisions": "divisioner",
            "championship": "mästerskap", "sanction": "sanktion", "guests": "gäster", "aborted": "avbruten",
            "walkover": "avbruten", "wo": "avbruten", "simultaneous": "simultan", "heat": "simultan",
-           "common_list": "gemensam_lista"}
+           "common_list": "gemensam_lista", "carryover": "carry_over", "overföring": "carry_over",
+           "qualification_pairs": "kval_par", "first_place": "första_plac", "forsta_plac": "första_plac",
+           "tk_permission": "tk_tillstånd", "tk_tillstand": "tk_tillstånd",
+           "distribution": "fördelning", "fordelning": "fördelning", "evenings": "kvällar", "kvallar": "kvällar"}
 
 STANDINGS_COLUMNS = {"plac": "place", "place": "place", "placering": "place", "par": "entrant", "lag": "entrant",
                      "entrant": "entrant", "nr": "entrant", "spelare": "entrant", "medlemmar": "members",
                      "members": "members", "medlemsnummer": "members", "spelat": "played", "played": "played",
                      "sektion": "section", "section": "section", "riktning": "section",
                      "hcp_plac": "hcp_place", "hcp_place": "hcp_place", "poäng": "score", "score": "score",
-                     "namn": "names", "names": "names"}
+                     "namn": "names", "names": "names",
+                     "kväll1": "evening1", "kväll_1": "evening1", "kvall1": "evening1", "evening1": "evening1",
+                     "kväll2": "evening2", "kväll_2": "evening2", "kvall2": "evening2", "evening2": "evening2"}
 REQUIRED = ["place", "entrant", "members"]
 PLAYERS = {"par": (2, 2), "lagbarometer": (4, 6), "individuell": (1, 1)}
 
@@ -103,7 +114,8 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
         return YES[v.lower()]
 
     ev: dict = {"source_file": source_file, "encoding": kv.encoding}
-    d = need("datum")
+    _evenings(kv, ev, problems, source_file)
+    d = kv.get("datum") if kv.get("kvällar") else need("datum")
     ev["date"] = None
     if d:
         try:
@@ -119,7 +131,7 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
     if form and ev["form"] is None:
         _q(problems, source_file, kv.where("form"), f"form: expected par, lagbarometer or individuell, found {clip(form)!r}")
     ev["boards"] = whole("brickor", 1, 2000)
-    if kv.get("brickor") is None:
+    if kv.get("brickor") is None and not kv.get("kvällar"):
         need("brickor")
     ev["rounds"] = whole("ronder", 1, 500)
     met = kv.get("mött")
@@ -147,12 +159,7 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
         _q(problems, source_file, kv.where("divisioner"), f"divisioner: expected ja (two divisions) or nej, found {clip(div)!r}")
     ev["qual_rounds"] = whole("kval_ronder", 1, 500)
     ev["final_rounds"] = whole("final_ronder", 1, 500)
-    final = kv.get("final")
-    ev["final"] = (final or "").upper() or None
-    if ev["final"] not in (None, "A"):
-        _q(problems, source_file, kv.where("final"), f"final: only 'A' (an A-final with carry-over) is scored, found {clip(final)!r}")
-    if ev["final"] == "A" and (ev["qual_rounds"] is None or ev["final_rounds"] is None):
-        _q(problems, source_file, kv.where("final"), "final: A needs kval_ronder and final_ronder (the rounds of the qualification and of the A-final)")
+    _finals(kv, ev, problems, source_file, whole, yes)
     ev["matches"] = whole("matcher", 1, 200)
     ev["club"] = kv.get("klubb") or None
     if ev["club"] and not re.fullmatch(r"\d{1,9}", ev["club"]):
@@ -164,7 +171,148 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
     if ev["gemensam_lista"] and ev["level"] != "silver":
         _q(problems, source_file, kv.where("gemensam_lista"), "gemensam_lista: the common-list bonus is for simultaneous silver "
            "events; a bronze simultaneous event is scored as one event over all heats (send its common list as nivå: brons)")
+    if ev["evenings"]:
+        _evening_totals(kv, ev, problems, source_file)
     return (None if problems else ev), problems
+
+
+def _finals(kv, ev: dict, problems: list, source_file: str, whole, yes) -> None:
+    """final, carry_over, kval_par, första_plac, tk_tillstånd (docs/sweden.md, 'Finals')."""
+    final = kv.get("final")
+    ev["final"] = (final or "").strip().upper() or None
+    ev["carry_over"] = None
+    ev["field"] = whole("kval_par", 1, 5000)
+    ev["first_place"] = whole("första_plac", 1, 5000)
+    ev["tk_permission"] = kv.get("tk_tillstånd") or ""
+    ev["distribution"] = _distribution(kv, problems, source_file)
+    if ev["final"] is None:
+        for key in ("carry_over", "kval_par", "första_plac", "tk_tillstånd", "fördelning"):
+            if kv.get(key):
+                _q(problems, source_file, kv.where(key), f"{key}: only for a final (add 'final: A', 'final: B' ...)")
+        return
+    if not re.fullmatch(r"[A-H]", ev["final"]):
+        _q(problems, source_file, kv.where("final"), f"final: expected the final's letter A, B, C ... (A: the A-final), found {clip(final)!r}")
+        return
+    ev["carry_over"] = True if ev["final"] == "A" else (yes("carry_over") if kv.get("carry_over") else None)
+    if kv.get("fördelning") and (ev["final"] == "A" or ev["carry_over"] is False):
+        _q(problems, source_file, kv.where("fördelning"), "fördelning: a sanctioned distribution is for a B-, C- ... final with "
+           "carry-over (the A-final and a final without carry-over are scored by the tables)")
+    if ev["final"] == "A":
+        if kv.get("carry_over") and not yes("carry_over"):
+            _q(problems, source_file, kv.where("carry_over"), "carry_over: an A-final is scored with carry-over (seed p. 4); "
+               "without it, send the final as an ordinary event (no final key)")
+        if ev["first_place"] not in (None, 1):
+            _q(problems, source_file, kv.where("första_plac"), f"första_plac: the A-final's winner is 1st overall, found {ev['first_place']}")
+        if ev["qual_rounds"] is None or ev["final_rounds"] is None:
+            _q(problems, source_file, kv.where("final"), "final: A needs kval_ronder and final_ronder (the rounds of the qualification and of the A-final)")
+        return
+    if ev["carry_over"] is None:
+        _q(problems, source_file, kv.where("final"), f"final: {ev['final']} needs 'carry_over: ja' (silver and bronze continue the "
+           "whole field's list, with TK's permission) or 'carry_over: nej' (bronze as a new competition from zero)")
+        return
+    if not ev["carry_over"]:
+        return
+    if ev["level"] == "brons":
+        _q(problems, source_file, kv.where("carry_over"), f"carry_over: a {ev['final']}-final with carry-over gives silver and "
+           "bronze of a silver or gold event (seed p. 4); a bronze event's final is its own competition: 'carry_over: nej'")
+    missing = [k for k, v in (("kval_ronder", ev["qual_rounds"]), ("final_ronder", ev["final_rounds"]), ("kval_par", ev["field"]),
+                              ("första_plac", ev["first_place"])) if v is None]
+    if missing:
+        _q(problems, source_file, kv.where("final"), f"final: {ev['final']} with carry-over needs {', '.join(missing)} "
+           "(the rounds of the qualification and of the final, the pairs that started the qualification, and the overall "
+           "place of this final's winner, e.g. 11 after a 10-pair A-final)")
+    if ev["first_place"] == 1:
+        _q(problems, source_file, kv.where("första_plac"), f"första_plac: the {ev['final']}-final's winner comes after the "
+           "finals above it (e.g. 11 after a 10-pair A-final), found 1")
+    if not ev["tk_permission"]:
+        _q(problems, source_file, kv.where("final"), f"final: {ev['final']} with carry-over gives silver and bronze only with TK's "
+           "permission, asked for in advance (seed p. 4: 'Ansökan ... måste göras på förhand'): add 'tk_tillstånd: <reference>', "
+           "or report the final as 'carry_over: nej' (bronze from zero)")
+
+
+_DISTRIBUTION = re.compile(r"((?:\d+\s*)+)(sp|bp|gp)")
+
+
+def _distribution(kv, problems: list, source_file: str) -> tuple | None:
+    """fördelning: '4 sp, 10 8 7 6 5 4 4 4 4 bp' -> (('sp', 4), ('bp', 10), ...), place 1 first."""
+    raw = kv.get("fördelning")
+    if not raw:
+        return None
+    out = []
+    for part in (p.strip() for p in raw.split(",")):
+        m = _DISTRIBUTION.fullmatch(part.lower())
+        if not m:
+            _q(problems, source_file, kv.where("fördelning"), "fördelning: expected the points of each place from the final's "
+               f"winner, grouped by denomination, e.g. '4 sp, 10 8 7 6 5 4 4 4 4 bp', found {clip(raw)!r}")
+            return None
+        if m.group(2) == "gp":
+            _q(problems, source_file, kv.where("fördelning"), "fördelning: gold is given only in the A-final (seed p. 4: "
+               f"'guld delas bara ut i A-final'), found {clip(part)!r}")
+            return None
+        out += [(m.group(2), int(v)) for v in m.group(1).split()]
+    if any(v < 1 for _, v in out):
+        _q(problems, source_file, kv.where("fördelning"), f"fördelning: every listed place gets at least 1 point, found {clip(raw)!r}")
+        return None
+    return tuple(out)
+
+
+_EVENING = re.compile(r"(\d{4}-\d{2}-\d{2})\s+(\d{1,3})")
+
+
+def _evenings(kv, ev: dict, problems: list, source_file: str) -> None:
+    """kvällar: two consecutive short evenings with the same pairs counted as one (seed p. 6)."""
+    ev["evenings"] = None
+    raw = kv.get("kvällar")
+    if not raw:
+        return
+    where = kv.where("kvällar")
+    ev["evenings_where"] = where
+    parts = [p.strip() for p in re.split(r"[,;]", raw) if p.strip()]
+    found = [_EVENING.fullmatch(p) for p in parts]
+    if len(parts) != 2 or not all(found):
+        _q(problems, source_file, where, "kvällar: expected two evenings as 'YYYY-MM-DD boards, YYYY-MM-DD boards' "
+           f"(e.g. '2024-10-01 12, 2024-10-08 12'), found {clip(raw)!r}")
+        return
+    try:
+        evenings = [(date.fromisoformat(m.group(1)), int(m.group(2))) for m in found]
+    except ValueError:
+        _q(problems, source_file, where, f"kvällar: expected real dates YYYY-MM-DD, found {clip(raw)!r}")
+        return
+    (d1, b1), (d2, b2) = evenings
+    bad = False
+    if d2 <= d1:
+        _q(problems, source_file, where, f"kvällar: expected the first evening before the second, found {d1} then {d2}")
+        bad = True
+    for d, b in evenings:
+        if b >= 18:
+            _q(problems, source_file, where, f"kvällar: each evening must have fewer than 18 boards, found {b} on {d}; an evening of "
+               "18 boards or more is a competition of its own: send it as its own event")
+            bad = True
+    if b1 + b2 < 18:
+        _q(problems, source_file, where, f"kvällar: the two evenings together must have at least 18 boards, found {b1} + {b2} = {b1 + b2}")
+        bad = True
+    ev["evenings"] = None if bad else evenings
+
+
+def _evening_totals(kv, ev: dict, problems: list, source_file: str) -> None:
+    """With kvällar, datum is the second evening (the default) and brickor the two evenings' sum."""
+    (d1, b1), (d2, b2) = ev["evenings"]
+    if ev["date"] is None and kv.get("datum") is None:
+        ev["date"] = d2
+    elif ev["date"] is not None and ev["date"] != d2:
+        _q(problems, source_file, kv.where("datum"), f"datum: two evenings counted as one are dated by the second evening, "
+           f"expected {d2} (or leave datum out), found {ev['date']}")
+    if ev["boards"] is None and kv.get("brickor") is None:
+        ev["boards"] = b1 + b2
+    elif ev["boards"] is not None and ev["boards"] != b1 + b2:
+        _q(problems, source_file, kv.where("brickor"), f"brickor: expected the two evenings' boards together, "
+           f"{b1} + {b2} = {b1 + b2} (or leave brickor out), found {ev['boards']}")
+    if ev["level"] not in (None, "brons") or ev["form"] not in (None, "par"):
+        _q(problems, source_file, ev["evenings_where"], "kvällar: two short evenings count as one bronze pairs competition "
+           f"(nivå: brons, form: par; seed p. 6), found nivå: {ev['level']}, form: {ev['form']}")
+    if ev.get("orutinerade"):
+        _q(problems, source_file, ev["evenings_where"], "kvällar: a novices' event (orutinerade) may be played with 10-17 boards "
+           "on its own; do not combine its evenings")
 
 
 def _cells(text: str) -> tuple[list[list[str]], str]:
@@ -204,7 +352,7 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
     if unknown or missing:
         what = ([f"unknown column(s) {', '.join(unknown)}"] if unknown else []) + ([f"missing column(s) {', '.join(missing)}"] if missing else [])
         return None, [(source_file, f"line {header_no}", f"header: {'; '.join(what)}; expected plac, par, medlemmar "
-                       "(and optionally spelat, sektion, hcp_plac, poäng, namn), separated by ; or ,")]
+                       "(and optionally spelat, sektion, hcp_plac, poäng, namn, kväll1, kväll2), separated by ; or ,")]
     rows = []
     lo, hi = PLAYERS.get(form or "", (1, 6))
     for no, line in lines[1:]:
@@ -252,7 +400,8 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
         rows.append({"location": loc, "line": no, "place": int(m.group(1)), "tied": bool(m.group(2)),
                      "entrant": r["entrant"], "members": members, "played": played,
                      "section": (r.get("section") or "").upper().replace("EW", "ÖV").replace("OV", "ÖV"),
-                     "hcp_place": hcp, "names": r.get("names", "")})
+                     "hcp_place": hcp, "names": r.get("names", ""),
+                     **{k: r[k] for k in ("evening1", "evening2") if k in r}})
     if not rows and not problems:
         problems.append((source_file, "whole file", "expected one line per pair, team or player after the header, found none"))
     if problems:

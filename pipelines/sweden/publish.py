@@ -3,7 +3,7 @@ HTML (escaped by Jinja's autoescape) and CSV (spreadsheet-safe), a monthly page 
 `explain` lines of a member.
 
     var/publications/svensk-bridge/<club>/<event>/index.html, resultat.csv
-    var/publications/svensk-bridge/<club>/månad-<YYYY-MM>/index.md
+    var/publications/svensk-bridge/<club>/månad-<YYYY-MM>/index.md, index.html (the same, for a browser), avgifter.csv
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import io
 import itertools
 import shutil
 from pathlib import Path
+from urllib.parse import quote
 
 import duckdb
 import pandas as pd
@@ -24,6 +25,7 @@ _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templa
                          autoescape=select_autoescape(["html", "j2"]), keep_trailing_newline=True)
 _ENTRANT = {"par": "Par", "lagbarometer": "Lag", "individuell": "Spelare"}
 _SECTION = {"NS": "Nord–Syd", "ÖV": "Öst–Väst", "1": "Division 1", "2": "Division 2", "": "Resultat"}
+_DENOMINATION = {"gp": "guldpoäng", "sp": "silverpoäng", "bp": "bronspoäng"}
 CSV_COLUMNS = ["plac", "par", "namn", "medlemmar", "klubb", "bp", "sp", "gp"]
 
 
@@ -55,12 +57,16 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
         g = by_section[section]
         comps.append({"heading": f"{_SECTION.get(section, section)} ({int(g[0]['field_size'])})",
                       "entrant_label": _ENTRANT.get(first["form"], "Par"),
-                      "rows": [{"place_label": r["place_label"], "entrant": r["entrant"], "names": r["names"],
-                                "club": r["club_text"], "bp": r["bp_text"], "sp": r["sp_text"], "gp": r["gp_text"]} for r in g]})
+                      "rows": [{"place_label": r["place_label"], "entrant": r["entrant"], "players": r["names"].split(" – "),
+                                "club": r["club_text"], "bp": r["bp_text"], "sp": r["sp_text"], "gp": r["gp_text"],
+                                "scored": bool(r["bp_text"] or r["sp_text"] or r["gp_text"])} for r in g]})
+    # the page shows the denominations the event gives (all three in a gold event), bronze at least
+    shown = [d for d in ("gp", "sp", "bp") if any(r[f"{d}_text"] for r in rows)] or ["bp"]
     html = _TEMPLATES.get_template("event.html.j2").render(
         title=first["event_name"] or first["event_id"], organisation_name=org["display_name"],
         club_name=first["club_name"] or "", event_date=first["event_date"], level=first["level"], form=first["form"],
-        boards=first["boards"], rule_version=first["rule_version"], competitions=comps)
+        boards=first["boards"], rule_version=first["rule_version"], competitions=comps,
+        denominations=shown, denomination_names=_DENOMINATION)
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -111,21 +117,29 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
         for (slug, month), g in rows.groupby(["slug", "month"]):
             if month not in affected_months:
                 continue
-            lines = [f"# {markdown_safe(str(g['club_name'].iloc[0] or slug))} – {month}", "",
+            club_name = str(g["club_name"].iloc[0] or slug)
+            lines = [f"# {markdown_safe(club_name)} – {month}", "",
                      "| datum | tävling | nivå | form | antal | bp | sp | gp |", "|---|---|---|---|---|---|---|---|"]
+            events = []
             for eid, e in g.groupby("event_id", sort=True):
+                events.append({"date": str(e["event_date"].iloc[0]), "name": str(e["event_name"].iloc[0] or eid),
+                               "href": "../" + quote("/".join(str(eid).split("/")[2:])) + "/index.html", "level": e["level"].iloc[0],
+                               "form": e["form"].iloc[0], "entrants": len(e), "bp": int(e["bp"].sum()),
+                               "sp": int(e["sp"].sum()), "gp": int(e["gp"].sum())})
                 lines.append(f"| {e['event_date'].iloc[0]} | {markdown_safe(str(e['event_name'].iloc[0] or eid))} | {e['level'].iloc[0]} | "
                              f"{e['form'].iloc[0]} | {len(e)} | {int(e['bp'].sum())} | {int(e['sp'].sum())} | {int(e['gp'].sum())} |")
             f = fees[(fees["club"] == g["club"].iloc[0]) & (fees["month"] == month)]
             lines += ["", "| avgift: nivå | form | speltillfällen | spelartillfällen | kr |", "|---|---|---|---|---|"]
             lines += [f"| {r.level} | {r.form} | {r.sessions} | {r.player_sessions} | {r.amount_sek} |" for r in f.itertuples()]
+            html = _TEMPLATES.get_template("month.html.j2").render(club_name=club_name, month=month, events=events,
+                                                                  fees=f.to_dict("records"))
             buf = io.StringIO()
             w = csv.writer(buf, delimiter=";", lineterminator="\n")
             w.writerow(["klubb", "månad", "nivå", "form", "speltillfällen", "spelartillfällen", "kr"])
             for r in f.itertuples():
                 w.writerow([r.club, r.month, r.level, r.form, r.sessions, r.player_sessions, r.amount_sek])
             target = out_dir / slug / f"månad-{month}"
-            replace_folder(target, {"index.md": "\n".join(lines) + "\n", "avgifter.csv": buf.getvalue()})
+            replace_folder(target, {"index.md": "\n".join(lines) + "\n", "index.html": html, "avgifter.csv": buf.getvalue()})
             written.append(target)
     return written
 

@@ -26,6 +26,7 @@ import pandas as pd
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.sweden import awards as A
+from pipelines.sweden.evenings import check_evenings
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden.travellers import TRAVELLER_SUFFIXES, standings_from_travellers, traveller_suffix
@@ -331,7 +332,7 @@ class _Batch:
         if ev.empty:
             return
         ev = ev[~ev["source_file"].isin(self.superseded)]
-        ev = ev[ev["kind"].astype(str).str.startswith("se_silver")]
+        ev = ev[ev["kind"].astype(str).str.startswith("se_silver") & ~ev["kind"].astype(str).str.contains("_final_")]
         for eid, d in zip(ev["event_id"], ev["event_date"]):
             club = PurePosixPath(str(eid)).parts[1] if len(PurePosixPath(str(eid)).parts) > 2 else ""
             self.silver_count.setdefault((club, season_label(d, self.start_month)), []).append(pd.Timestamp(str(d)))
@@ -387,6 +388,7 @@ class _Batch:
             problems.append(("whole file", "divisioner: ja needs a sektion column with 1 or 2 on every line"))
         if ev["handikapp"] and st["hcp_place"].isna().all():
             problems.append(("whole file", "handikapp: ja needs a hcp_plac column (the place on the handicap list)"))
+        problems += check_evenings(self.rules, ev, st, ev_file.source_file)
         comps = []
         if not problems and version is not None:
             for section, part in st.groupby("section", sort=True):
@@ -398,7 +400,8 @@ class _Batch:
                     comps.append({"competition": f"{key}#{section}" if section else key, "event_id": key, "ev": evc,
                                   "st": part.reset_index(drop=True), "n": n, "section": section,
                                   "list": A.event_list(self.rules, evc, n)})
-        if not problems and ev["level"] in SILVER:
+        part_of_event = A.lower_final(ev) or A.fresh_final(ev)  # the A-final carries the event's silver status and count
+        if not problems and ev["level"] in SILVER and not part_of_event:
             problems += self._silver_rules(key, ev, st, club)
         if problems:
             for loc, reason in problems:
@@ -407,7 +410,7 @@ class _Batch:
             self._hold({k: f for k, f in files.items() if k == "event"},
                        f"event {key} cannot be scored: " + "; ".join(r for _, r in problems[:5]))
             return
-        if ev["level"] in SILVER:
+        if ev["level"] in SILVER and not part_of_event:
             self.silver_count.setdefault((club["slug"], season_label(ev["date"], self.start_month)), []).append(pd.Timestamp(ev["date"]))
         self.pending.append((key, ev, st, files, comps, club, version, guests))
 
@@ -515,7 +518,8 @@ class _Batch:
             if ev["avbruten"]:
                 note += "; aborted or walkover: no points"
             self.events.append({"event_id": key, "organisation": self.organisation, "system": SYSTEM_NAME,
-                                "event_date": ev["date"], "kind": f"se_{ev['level'].replace(' ', '_')}_{ev['form']}",
+                                "event_date": ev["date"], "kind": f"se_{ev['level'].replace(' ', '_')}_{ev['form']}"
+                                        + (f"_final_{ev['final'].lower()}" if A.lower_final(ev) or A.fresh_final(ev) else ""),
                                 "source_file": files["standings"].source_file, "source_sha256": files["standings"].sha256,
                                 "location": f"result list lines {st['line'].min()}–{st['line'].max()}; event file "
                                             f"{files['event'].source_file}{note}"})

@@ -80,3 +80,17 @@ post("orebro-bs", "2024-09-26-okand-medlem", "datum: 2024-09-26\nnivå: brons\nf
      "plac;par;medlemmar\n1;1;100060 100061\n2;2;100062 777777\n3;3;100064 100065\n4;4;100066 100067\n")
 post("orebro-bs", "2024-09-27-fel-placering", "datum: 2024-09-27\nnivå: brons\nform: par\nbrickor: 24\n",
      "plac;par;medlemmar\n1;1;100060 100061\n2=;2;100062 100063\n2=;3;100064 100065\n3;4;100066 100067\n")
+# a silver qualification of 60 pairs with finals (seed p. 4): the A-final of the 10 best (kval_par),
+# the B-final with carry-over by TK's permission (its winner 11th overall: 4 sp, then bronze), and
+# the C-final without carry-over (a new bronze competition of its 30 pairs)
+finals = "datum: 2024-10-06\nnivå: silver\nform: par\nbrickor: 48\nkval_ronder: 12\nfinal_ronder: 12\nkval_par: 60\n"
+post("uppsala-bk", "2024-10-06-a-final", "namn: Uppsala-silvret, A-final\nfinal: A\n" + finals, standings(10, 2, start=0))
+post("uppsala-bk", "2024-10-06-b-final", "namn: Uppsala-silvret, B-final\nfinal: B\ncarry_over: ja\nförsta_plac: 11\n"
+     "tk_tillstånd: TK 2024/17\n" + finals, standings(20, 2, start=20))
+post("uppsala-bk", "2024-10-06-c-final", "namn: Uppsala-silvret, C-final\nfinal: C\ncarry_over: nej\n"
+     "datum: 2024-10-06\nnivå: silver\nform: par\nbrickor: 24\n", standings(30, 2, start=60))
+# two Tuesday evenings of 12 boards with the same 14 pairs, counted as one (seed p. 6)
+double = ["plac;par;medlemmar;kväll1;kväll2"] + [f"{i + 1};{i + 1};{pool[2 * i]} {pool[2 * i + 1]};{round(62 - 1.5 * i, 1)};{58 - i}"
+                                                 for i in range(14)]
+post("bk-lavec", "2024-10-08-tva-tisdagar", "namn: Två korta tisdagar (12 + 12 brickor)\nnivå: brons\nform: par\n"
+     "kvällar: 2024-10-01 12, 2024-10-08 12\n", "\n".join(double) + "\n")

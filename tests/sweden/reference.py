@@ -9,7 +9,14 @@ applies the rules as the seed states them, for the events it covers:
   Tabell D row of that many pairs (its silver numbers, a quarter of the row, at most 16); then
   bronze to a third of the starting pairs at 2 × the bronze scale of the starting pairs;
 * shared places: the sum of the places shared, divided, rounded up; a shared last bronze place at
-  least 4 (× 2 in silver events).
+  least 4 (× 2 in silver events);
+* a silver qualification with finals (p. 4): the A-final winner's sp = rounds (qualification +
+  final) + 1 + (pairs − rounds − 1)/2 rounded up; the Tabell D row of that many points gives the
+  silver places (a quarter of the row, at most 16), then bronze to a third of all pairs by the
+  bronze scale of all pairs, as the seed's example gives it (10, 8, 7, 6, 5, 4, 4, 4, 4 bp are
+  Tabell A2 row 60, places 12-20, not doubled); no bronze in the A-final; a B- or C-final with
+  carry-over continues that list from its winner's overall place; without carry-over a final is a
+  bronze competition of its own pairs.
 
 It shares no code with pipelines/sweden.
 """
@@ -135,3 +142,40 @@ def gold_pairs_all_met(n: int) -> list[tuple[str, int]]:
     g = 3 if n >= 32 else 2
     bronze = [3 * v for v in bronze_pairs(n)[s:k]]
     return [("gp", up(Fraction(v, 10))) for v in silver[:g]] + [("sp", v) for v in silver[g:]] + [("bp", v) for v in bronze]
+
+
+def _d_silver(w: int) -> list[int]:
+    if w > 100 or w not in D:
+        raise ValueError("not covered by the reference")
+    silver, _ = _split(D[w])
+    s = min(16, up(Fraction(w, 4)))
+    if len(silver) != s:
+        raise ValueError("a printed row the reference does not trust")
+    return silver
+
+
+def carry_over_list(pairs: int, qual_rounds: int, final_rounds: int) -> list[tuple[str, int]]:
+    """The whole field's list of a silver qualification with finals and carry-over (seed p. 4):
+    12 + 12 + 1 + (60 − 25)/2 = 43 -> 43, 29, 21, 18, 14, 12, 10, 9, 7, 5, 4 sp, then bronze to a
+    third of the pairs by the pairs' own bronze scale (the example: 10, 8, 7, 6, 5, 4, 4, 4, 4 bp)."""
+    r = qual_rounds + final_rounds
+    w = r + 1 + up(Fraction(pairs - r - 1, 2))
+    silver = _d_silver(w)
+    bronze = bronze_pairs(pairs)[len(silver):up(Fraction(pairs, 3))]
+    lowest = 10 * silver[-1]  # "Om antalet bronspoäng för bästa placering överskrider ... lägsta placering"
+    return [("sp", v) for v in silver] + [("bp", min(lowest, v)) for v in bronze]
+
+
+def final_list(pairs: int, qual_rounds: int, final_rounds: int, first_place: int) -> list[tuple[str, int]]:
+    """What the final whose winner is `first_place` overall gets: the A-final (first_place 1) the
+    silver places only; a later final with carry-over the rest of the list from that place."""
+    whole = carry_over_list(pairs, qual_rounds, final_rounds)
+    if first_place == 1:
+        return [(d, v) for d, v in whole if d == "sp"]
+    return whole[first_place - 1:]
+
+
+def final_without_carry_over(pairs_in_final: int) -> list[tuple[str, int]]:
+    """'Om man inte har carry-over ... dela ut brons på normalt sätt som ny tävling där alla börjar
+    om på noll': 20 pairs -> 40, 27, 18, 12, 8, 6, 4 bp."""
+    return [("bp", v) for v in bronze_pairs(pairs_in_final)]

@@ -8,7 +8,12 @@ from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 
 LINES = st.lists(st.sampled_from(["plac;par;medlemmar", "1;1;200000 200001", "2=;2;200002 200003", "x;;", "2;3;1 2 3",
                                   "datum: 2024-10-01", "nivå: guld", "brickor: -1", "mött: alla", "grupper: 9 Z",
-                                  "final: A", "å;ä;ö", "", "#", ";;;;", "medlemsnummer;namn;klubb"]), max_size=12)
+                                  "final: A", "å;ä;ö", "", "#", ";;;;", "medlemsnummer;namn;klubb",
+                                  "final: B", "final: Ö", "carry_over: ja", "carry_over: kanske", "kval_par: 60", "första_plac: 0",
+                                  "tk_tillstånd: TK 1", "fördelning: 4 sp, 10 8 bp", "fördelning: 1 gp", "fördelning: sp",
+                                  "kvällar: 2024-10-01 12, 2024-10-08 12", "kvällar: 2024-02-30 12, 2024-10-08 12",
+                                  "kvällar: 2024-10-01", "nivå: brons", "form: par",
+                                  "plac;par;medlemmar;kväll1;kväll2", "1;1;200000 200001;55;-"]), max_size=12)
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,0 +1,122 @@
+"""Two consecutive short competitions with the same pairs counted as one (seed p. 6: "Om färre än 18
+brickor spelas, må två på varandra följande tävlingar med samma par räknas som en tävling och
+bronspoäng utdelas enligt tabell A1 eller A2"), through the nightly run.
+
+Expected values by hand from Tabell A1's principle (winner 2 × pairs, each next place ⌈⅔ × the place
+above⌉, at least 4, ⌈pairs / 3⌉ places):
+14 pairs: 28; ⌈56/3⌉ = 19; ⌈38/3⌉ = 13; ⌈26/3⌉ = 9; ⌈18/3⌉ = 6; ⌈14/3⌉ = 5 places (printed row 14: 28 19 13 9 6).
+"""
+from __future__ import annotations
+
+from se_helpers import MEMBERS, ORG, register
+
+
+def _list(n: int, places=None, evening2=None) -> str:
+    places = places or [str(i + 1) for i in range(n)]
+    rows = ["plac;par;medlemmar;kväll1;kväll2"]
+    for i in range(n):
+        e2 = (evening2 or {}).get(i + 1, f"{50 - i}")
+        rows.append(f"{places[i]};{i + 1};{MEMBERS[2 * i]} {MEMBERS[2 * i + 1]};{60 - i};{e2}")
+    return "\n".join(rows) + "\n"
+
+
+def _post(office, name, event: str, standings: str):
+    office.post(f"{ORG}/bk-lavec/{name}.event.txt", event)
+    office.post(f"{ORG}/bk-lavec/{name}.standings.csv", standings)
+
+
+def _bp(office, name, n):
+    df = office.query("select r.entrant, coalesce(max(a.points), 0) as p, count(a.points) as lines from se_results r "
+                      "left join awards a on a.event_id = r.event_id and list_contains(string_split(r.members, ' '), a.player_id) "
+                      "and a.denomination = 'bp' where r.event_id = ? group by r.entrant order by cast(r.entrant as int)",
+                      [f"{ORG}/bk-lavec/{name}"])
+    assert all(lines in (0, 2) for lines in df["lines"])  # both players of a pair, or neither
+    return [int(v) for v in df["p"]][:n]
+
+
+def _quarantine(office):
+    return office.query("select source_file, location, reason from quarantine order by source_file, location")
+
+
+EVENT = "nivå: brons\nform: par\nkvällar: 2024-10-01 12, 2024-10-08 12\nnamn: Två tisdagar\n"
+
+
+def test_two_evenings_of_12_boards_are_one_competition_by_table_a1(office):
+    register(office)
+    _post(office, "dubbel", EVENT, _list(14))
+    assert office.run().exit_code == 0, _quarantine(office)
+    assert _bp(office, "dubbel", 14) == [28, 19, 13, 9, 6] + [0] * 9
+    ev = office.query("select event_date, boards from se_results where event_id like '%dubbel' limit 1")
+    assert str(ev["event_date"][0]) == "2024-10-08" and int(ev["boards"][0]) == 24  # dated by the second evening, 12 + 12 boards
+
+
+def test_shared_place_in_a_double_evening(office):
+    # places 2= and 2= share A1 row 14's 19 and 13: (19 + 13) / 2 = 16 each
+    register(office)
+    _post(office, "dubbel", EVENT + "datum: 2024-10-08\nbrickor: 24\n",
+          _list(14, places=["1", "2=", "2="] + [str(i) for i in range(4, 15)]))
+    assert office.run().exit_code == 0, _quarantine(office)
+    assert _bp(office, "dubbel", 6) == [28, 16, 16, 9, 6, 0]
+
+
+def test_a_pair_missing_on_one_evening_is_not_the_same_pairs(office):
+    register(office)
+    _post(office, "dubbel", EVENT, _list(14, evening2={5: "-"}))
+    office.run()
+    q = _quarantine(office)
+    line = q[(q["source_file"].str.endswith("dubbel.standings.csv")) & (q["location"] == "line 6")]
+    assert len(line) == 1
+    assert "pair 5 has no score on evening 2 (2024-10-08)" in line["reason"].iloc[0] and "same pairs" in line["reason"].iloc[0]
+    assert office.query("select count(*) as n from awards")["n"][0] == 0
+
+
+def test_evening_columns_are_required(office):
+    register(office)
+    _post(office, "dubbel", EVENT, "plac;par;medlemmar\n" + "".join(f"{i + 1};{i + 1};{MEMBERS[2 * i]} {MEMBERS[2 * i + 1]}\n"
+                                                                   for i in range(14)))
+    office.run()
+    reasons = " | ".join(_quarantine(office)["reason"])
+    assert "needs the columns kväll1 and kväll2" in reasons
+
+
+def test_evenings_not_consecutive(office):
+    # 2024-10-01 and 2024-10-29 are 28 days apart: more than double_evening_max_days (14)
+    register(office)
+    _post(office, "dubbel", EVENT.replace("2024-10-08", "2024-10-29"), _list(14))
+    office.run()
+    q = _quarantine(office)
+    reasons = " | ".join(q["reason"])
+    assert "at most 14 days apart, found 2024-10-01 and 2024-10-29 (28 days)" in reasons
+    assert "bk-lavec/dubbel.event.txt line 3" in reasons  # the event file and the kvällar line
+
+
+def test_event_file_of_two_evenings_is_checked_line_by_line(office):
+    register(office)
+    cases = {
+        "lang": ("kvällar: 2024-10-01 18, 2024-10-08 12\n", "each evening must have fewer than 18 boards, found 18 on 2024-10-01"),
+        "kort": ("kvällar: 2024-10-01 8, 2024-10-08 8\n", "together must have at least 18 boards, found 8 + 8 = 16"),
+        "ordning": ("kvällar: 2024-10-08 12, 2024-10-01 12\n", "the first evening before the second, found 2024-10-08 then 2024-10-01"),
+        "tre": ("kvällar: 2024-10-01 8, 2024-10-03 8, 2024-10-08 8\n", "expected two evenings as 'YYYY-MM-DD boards, YYYY-MM-DD boards'"),
+        "brickor": ("kvällar: 2024-10-01 12, 2024-10-08 12\nbrickor: 12\n", "12 + 12 = 24 (or leave brickor out), found 12"),
+        "datum": ("kvällar: 2024-10-01 12, 2024-10-08 12\ndatum: 2024-10-01\n", "expected 2024-10-08 (or leave datum out), found 2024-10-01"),
+    }
+    for name, (lines, _) in cases.items():
+        _post(office, name, "nivå: brons\nform: par\n" + lines, _list(14))
+    _post(office, "silver", "nivå: silver\nform: par\nkvällar: 2024-10-01 12, 2024-10-08 12\n", _list(14))
+    office.run()
+    q = _quarantine(office)
+    for name, (_, reason) in cases.items():
+        rows = q[q["source_file"].str.endswith(f"/{name}.event.txt")]
+        assert any(reason in r for r in rows["reason"]), (name, list(rows["reason"]))
+        assert all(loc.startswith("line ") for loc in rows["location"])
+    silver = q[q["source_file"].str.endswith("/silver.event.txt")]
+    assert any("one bronze pairs competition" in r for r in silver["reason"])
+    assert office.query("select count(*) as n from awards")["n"][0] == 0
+
+
+def test_one_short_evening_alone_points_to_the_double_evening_form(office):
+    register(office)
+    _post(office, "kort", "datum: 2024-10-01\nnivå: brons\nform: par\nbrickor: 12\n", _list(14))
+    office.run()
+    reasons = " | ".join(_quarantine(office)["reason"])
+    assert "at least 18 boards are needed" in reasons and "kvällar:" in reasons
