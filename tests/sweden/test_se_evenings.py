@@ -22,7 +22,7 @@ def _list(n: int, places=None, evening2=None) -> str:
 
 def _post(office, name, event: str, standings: str):
     office.post(f"{ORG}/bk-lavec/{name}.event.txt", event)
-    office.post(f"{ORG}/bk-lavec/{name}.standings.csv", standings)
+    office.post(f"{ORG}/bk-lavec/{name}.standings.csv", standings + f"# {name}\n")  # not a duplicate of another list
 
 
 def _bp(office, name, n):

@@ -22,7 +22,7 @@ def _event(**settings) -> str:
 
 def _post(office, name, n, start, **settings):
     office.post(f"{ORG}/uppsala-bk/{name}.event.txt", _event(**settings))
-    office.post(f"{ORG}/uppsala-bk/{name}.standings.csv", standings_text(n, start=start))
+    office.post(f"{ORG}/uppsala-bk/{name}.standings.csv", standings_text(n, start=start) + f"# {name}\n")  # not a duplicate of another list
 
 
 def _ledger(office, name):

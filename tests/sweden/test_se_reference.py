@@ -66,7 +66,7 @@ def test_generated_events_agree_with_the_reference(office):
             for m in ms:
                 for den, v in got[i].items():
                     expected[(f"{ORG}/{club}/{name}", m, den)] = v
-        office.post(f"{ORG}/{club}/{name}.standings.csv", "\n".join(rows) + "\n")
+        office.post(f"{ORG}/{club}/{name}.standings.csv", "\n".join(rows) + f"\n# {name}\n")
         events += 1
         kinds.add(kind)
     office.run()
@@ -132,7 +132,7 @@ def test_generated_finals_agree_with_the_reference(office):
                 for m in ms:
                     for den, v in got[i].items():
                         expected[(f"{ORG}/{club}/{name}", m, den)] = v
-            office.post(f"{ORG}/{club}/{name}.standings.csv", "\n".join(rows) + "\n")
+            office.post(f"{ORG}/{club}/{name}.standings.csv", "\n".join(rows) + f"\n# {name}\n")
             kinds.add(letter + ("" if carry else "-fresh"))
             first += size
         events += 1
