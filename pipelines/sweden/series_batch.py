@@ -130,15 +130,15 @@ def parse_series(f: File) -> tuple[dict | None, list[tuple[str, str, str]]]:
 
 def parse_final(f: File, teams: set[str]) -> tuple[pd.DataFrame | None, list[tuple[str, str, str]]]:
     text, _ = decode(f.data)
-    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
-    head = [c.strip().lower() for c in rows[0]] if rows else []
+    numbered = [(no, r) for no, r in enumerate(csv.reader(io.StringIO(text), delimiter=";"), start=1)
+                if any(c.strip() for c in r) and not r[0].lstrip().startswith("#")]  # blank and comment lines skipped
+    head = [c.strip().lower() for c in numbered[0][1]] if numbered else []
     problems = []
     if head[:2] not in (["plac", "lag"], ["place", "team"]):
-        return None, [(f.source_file, "line 1", f"expected the header 'plac;lag', found {';'.join(head)!r}")]
+        return None, [(f.source_file, f"line {numbered[0][0] if numbered else 1}",
+                       f"expected the header 'plac;lag', found {';'.join(head)[:80]!r}")]
     out = []
-    for no, r in enumerate(rows[1:], start=2):
-        if not any(c.strip() for c in r):
-            continue
+    for no, r in numbered[1:]:
         if len(r) < 2 or not re.fullmatch(r"\d+", r[0].strip()):
             problems.append((f.source_file, f"line {no}", f"expected 'place;team' (e.g. '1;Lag Ek'), found {';'.join(r)[:80]!r}"))
             continue

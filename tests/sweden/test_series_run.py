@@ -126,6 +126,21 @@ def test_a_season_night_by_night(office):
     assert office.run(date(2026, 10, 18)).exit_code == 0
     assert len(lines_of(office, f"{SERIES}.final.csv")) == 4
 
+    # a match corrected after the final reposts its own lines; the final standings sent again
+    # (a comment line added) reverse the final's own lines and recompute bonus and closing lines:
+    # round 3 Ek-Björk 20-10 becomes 16-14 (drawn: 32 × 2/8 = 8 each instead of 16), and e4 now
+    # played 1 + 2 + 2 = 5 halves still, so the bonus stands; Ek e1-e3 62 - 8 = 54, e4 58 - 8 = 50
+    office.post(f"{SERIES}/r3-ek-bjork.match.txt", match(3, "2026-10-15", "Lag Ek", "Lag Björk", 16, 14,
+                                                         halves(E[:4], E[:4], B, B)))
+    office.post(f"{SERIES}.final.csv", "# corrected after round 3\nplac;lag\n1;Lag Ek\n2;Lag Tall\n3;Lag Gran\n4;Lag Björk\n")
+    assert office.run(date(2026, 10, 19)).exit_code == 0
+    fin = lines_of(office, f"{SERIES}.final.csv")
+    assert (fin["entry_type"] == "reversal").sum() == 4 and (fin["entry_type"] == "award").sum() == 8
+    other = [f"{SERIES}/r1-tall-bjork.match.txt", f"{SERIES}/r2-ek-tall.match.txt", f"{SERIES}/r3-gran-tall.match.txt"]
+    assert all((lines_of(office, p)["entry_type"] == "reversal").sum() == 0 for p in other)
+    assert holdings(office) == {E[0]: 54, E[1]: 54, E[2]: 54, E[3]: 50, E[4]: 4, **{g: 8 for g in G},
+                                T[0]: 28, T[1]: 32, T[2]: 32, T[3]: 28, T[4]: 8, **{b: 16 for b in B}}
+
 
 def test_truncated_shares_and_closing_lines(office):
     """E2 (sp): a 15-15 draw interrupted after 12 of 24 boards gets half scale, 10 / 2 = 5 sp:
@@ -171,3 +186,38 @@ def test_bad_files_are_quarantined_never_crash(office):
     office.post(f"{SERIES}.series.txt", SERIES_FILE)
     assert office.run(date(2026, 10, 3)).exit_code == 0
     assert holdings(office) == {e: 16 for e in E[:4]}
+
+
+@pytest.mark.parametrize("seed", [2])
+def test_generated_double_series_through_the_run_matches_the_reference(office, seed):
+    """The generated 10-team double series of test_series_season (its hand-rule reference, made
+    from the seed's wording, not from the program) through `pointledger run`: 90 matches on night 1,
+    the corrected match and the final standings on night 2. Every member's series total without
+    the bonus (whole numbers, so the one rounding is unaffected) equals the reference."""
+    from test_series_season import _reference, _season, _text
+
+    files = _season(seed)
+    names = sorted({p for f in files for side in f[8].values() for p in side})
+    number = dict(zip(names, MEMBERS[100:100 + len(names)]))
+
+    def as_members(f):
+        return f[:8] + ({k: [number[p] for p in v] for k, v in f[8].items()},)
+
+    office.post(f"{CLUB}/s.series.txt", "table: B2\nboards: 24\nscale: 30\ndouble: ja\n")
+    for f in files[:90]:
+        office.post(f"{CLUB}/s/{f[0]}", _text(as_members(f)))
+    assert office.run(date(2026, 10, 2)).exit_code == 0
+    office.post(f"{CLUB}/s/{files[90][0]}", _text(as_members(files[90])))
+    teams = sorted({f[2] for f in files})
+    office.post(f"{CLUB}/s.final.csv", "plac;lag\n" + "".join(f"{i};{t}\n" for i, t in enumerate(teams, start=1)))
+    assert office.run(date(2026, 10, 3)).exit_code == 0
+    got = office.query("select player_id, sum(points) as p from awards where system = 'sweden' "
+                       "and event_id not like '%#=bonus' group by player_id")
+    got = {p: Decimal(v) for p, v in zip(got["player_id"], got["p"]) if Decimal(v) != 0}
+    want = {number[p]: Decimal(v) for p, v in _reference(files).items() if v}
+    assert got == want
+    # the bonus: B2 row for 10 teams, double series × 2, only to members with 1/3 of the halves
+    # (seed B2 bonus row for 10 teams: 90 / 60 / 30; "Vid dubbelserier ... räknas bonus dubbelt")
+    bonus = office.query("select location, points from awards where event_id like '%#=bonus'")
+    by_place = {loc.split("place ")[1]: Decimal(p) for loc, p in zip(bonus["location"], bonus["points"])}
+    assert by_place == {"1": 180, "2": 120, "3": 60}
