@@ -221,3 +221,42 @@ def test_generated_double_series_through_the_run_matches_the_reference(office, s
     bonus = office.query("select location, points from awards where event_id like '%#=bonus'")
     by_place = {loc.split("place ")[1]: Decimal(p) for loc, p in zip(bonus["location"], bonus["points"])}
     assert by_place == {"1": 180, "2": 120, "3": 60}
+
+
+def _both(players):
+    return players, players
+
+
+def test_g1_final_place_bonus_and_e7_conversion_to_gold(office):
+    """G1 (SM final, 20 boards, 12 / 6 gp, scale 20: 14-6 won, 10-10 drawn): A beats B 14-6, A-C
+    10-10, B beats C 15-5; 4 players a side, both halves: won 12 × 2/8 = 3, drawn 6 × 2/8 = 1.5.
+    Places 1-3 get 28 / 20 / 14 gp each player who played at least two 20-board matches (a4 and a5
+    played one each: none). Totals rounded up once: a1-a3 3 + 1.5 + 28 = 32.5 -> 33 (closing 0.50),
+    a4 3, a5 1.5 -> 2, b 3 + 20 = 23, c 1.5 + 14 = 15.5 -> 16.
+    E7 division III of 4 (32 / 16 sp): X beats Y 18-12 and Z 20-10 (8 sp a player each), Y-Z
+    15-15 (4 each). Places 1-2 have their series sp converted to gp (1 gp = 10 sp, assumed):
+    x 16 sp -> 1.6 -> 2 gp and 0 sp; y 4 sp -> 0.4 -> 1 gp; z (3rd) keeps 4 sp."""
+    a, b, c = MEMBERS[40:45], MEMBERS[50:54], MEMBERS[60:64]
+    sm = f"{CLUB}/sm-lag"
+    office.post(f"{sm}.series.txt", "table: G1\nboards: 20\nscale: 20\n")
+    office.post(f"{sm}/1.match.txt", match(1, "2026-11-01", "A", "B", 14, 6, halves(a[:4], a[:4], b, b), series="sm-lag"))
+    office.post(f"{sm}/2.match.txt", match(2, "2026-11-02", "A", "C", 10, 10, halves(a[:3] + [a[4]], a[:3] + [a[4]], c, c),
+                                           series="sm-lag"))
+    office.post(f"{sm}/3.match.txt", match(3, "2026-11-03", "B", "C", 15, 5, halves(b, b, c, c), series="sm-lag"))
+    office.post(f"{sm}.final.csv", "plac;lag\n1;A\n2;B\n3;C\n")
+    x, y, z = MEMBERS[70:74], MEMBERS[80:84], MEMBERS[90:94]
+    d3 = f"{CLUB}/allsvenskan-3"
+    office.post(f"{d3}.series.txt", "table: E7\ndivisions: 4\ndivision: 3\nboards: 24\nscale: 30\n")
+    office.post(f"{d3}/1.match.txt", match(1, "2026-11-01", "X", "Y", 18, 12, halves(x, x, y, y), series="allsvenskan-3"))
+    office.post(f"{d3}/2.match.txt", match(2, "2026-11-02", "Y", "Z", 15, 15, halves(y, y, z, z), series="allsvenskan-3"))
+    office.post(f"{d3}/3.match.txt", match(3, "2026-11-03", "X", "Z", 20, 10, halves(x, x, z, z), series="allsvenskan-3"))
+    office.post(f"{d3}.final.csv", "plac;lag\n1;X\n2;Y\n3;Z\n")
+    assert office.run(date(2026, 11, 4)).exit_code == 0
+    gp, sp = holdings(office, "gp"), holdings(office, "sp")
+    assert gp == {a[0]: 33, a[1]: 33, a[2]: 33, a[3]: 3, a[4]: 2, **{m: 23 for m in b}, **{m: 16 for m in c},
+                  **{m: 2 for m in x}, **{m: 1 for m in y}}
+    assert sp == {m: 4 for m in z}
+    close = office.query("select player_id, denomination, points from awards where event_id = ?", [f"{sm}#=total"])
+    assert {(p, d, str(Decimal(v))) for p, d, v in zip(close["player_id"], close["denomination"], close["points"])} == \
+        {(a[0], "gp", "0.50"), (a[1], "gp", "0.50"), (a[2], "gp", "0.50"), (a[4], "gp", "0.50"),
+         *((m, "gp", "0.50") for m in c)}
