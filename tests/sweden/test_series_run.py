@@ -260,3 +260,19 @@ def test_g1_final_place_bonus_and_e7_conversion_to_gold(office):
     assert {(p, d, str(Decimal(v))) for p, d, v in zip(close["player_id"], close["denomination"], close["points"])} == \
         {(a[0], "gp", "0.50"), (a[1], "gp", "0.50"), (a[2], "gp", "0.50"), (a[4], "gp", "0.50"),
          *((m, "gp", "0.50") for m in c)}
+
+
+def test_page_escapes_names_and_a_bad_final_is_quarantined_with_its_line(office):
+    s = f"{CLUB}/cup"
+    office.post(f"{s}.series.txt", "table: B2\nboards: 24\nscale: 30\n")
+    office.post(f"{s}/1.match.txt", match(1, "2026-10-01", "Lag <Ek> & Co", "Lag Gran", 18, 12, halves(E[:4], E[:4], G, G),
+                                          series="cup"))
+    office.post(f"{s}.final.csv", "plac;lag\n1;Lag Gran\n1;Lag <Ek> & Co\n2;Lag Okänd\n")
+    assert office.run(date(2026, 10, 2)).exit_code == 3
+    page = (office.state / "publications" / ORG / "malmo-bk" / "serie-cup" / "index.html").read_text()
+    assert "Lag &lt;Ek&gt; &amp; Co" in page and "<Ek>" not in page
+    q = office.query("select location, reason from quarantine where source_file = ? order by location", [f"{s}.final.csv"])
+    got = dict(zip(q["location"], q["reason"]))
+    assert "place 1 is given twice" in got["line 3"]
+    assert "lag: expected a team of the series' matches (Lag <Ek> & Co, Lag Gran), found 'Lag Okänd'" == got["line 4"]
+    assert holdings(office) == {e: 16 for e in E[:4]}  # the match stands; no bonus, no closing lines
