@@ -226,6 +226,9 @@ class SeriesNight:
         if sid and info is None and problems and any(p[1] in SERIES_DEFAULTS for p in problems):
             problems.append((f.source_file, "whole file", f"no series file {club}/{sid}{SERIES_SUFFIX} gives the missing "
                                                           "settings; send it (docs/sweden-series.md) and this match is read again"))
+        both = set(apps.loc[apps["side"] == "home", "player"]) & set(apps.loc[apps["side"] == "away", "player"])
+        if both:
+            problems.append((f.source_file, "players", f"a player is named for both teams: {', '.join(sorted(both))}"))
         if not problems and check_members:
             if self.members is None:
                 problems.append((f.source_file, "whole file", "no member register (medlemsregister.csv) to check the players against"))

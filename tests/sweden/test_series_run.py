@@ -175,6 +175,7 @@ def test_bad_files_are_quarantined_never_crash(office):
     office.post(f"{CLUB}/other/r1.match.txt", match(1, "2026-10-01", "Lag Ek", "Lag Gran", 18, 12,
                                                    halves(E[:4], E[:3] + ["999999"], G, G), series="nosuch"))
     office.post(f"{CLUB}/nosuch.final.csv", "plac;lag\n1;Lag Ek\n")
+
     assert office.run(date(2026, 10, 2)).exit_code == 3
     q = office.query("select source_file, location, reason from quarantine order by source_file, location")
     reasons = dict(zip(q["source_file"] + " @ " + q["location"], q["reason"]))
@@ -184,7 +185,11 @@ def test_bad_files_are_quarantined_never_crash(office):
     assert any("waiting for the series file" in r for k, r in reasons.items() if k.startswith(f"{CLUB}/nosuch.final.csv"))
     # the corrected series file releases the held match (read again from the inbox)
     office.post(f"{SERIES}.series.txt", SERIES_FILE)
-    assert office.run(date(2026, 10, 3)).exit_code == 0
+    office.post(f"{SERIES}/both.match.txt", match(2, "2026-10-02", "Lag Ek", "Lag Gran", 18, 12,
+                                                  halves(E[:4], E[:4], G[:3] + [E[0]], G)))
+    assert office.run(date(2026, 10, 3)).exit_code == 3
+    q = office.query("select reason from quarantine where source_file = ?", [f"{SERIES}/both.match.txt"])
+    assert list(q["reason"]) == [f"a player is named for both teams: {E[0]}"]
     assert holdings(office) == {e: 16 for e in E[:4]}
 
 
