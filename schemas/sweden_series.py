@@ -117,3 +117,37 @@ class SeriesPlaceBonus(pa.DataFrameModel):
 
 RULE_TABLES = {"series_place_bonus": SeriesPlaceBonus, "series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints,
                "series_bonus": SeriesBonus, "series_parameters": SeriesParameters}
+
+
+from schemas.common import DATE as _DATE, INT as _INT, POINTS as _POINTS, TEXT as _TEXT  # noqa: E402
+
+
+class SeSeriesMatch(pa.DataFrameModel):
+    """Lake table se_series_matches: one row per match file version posted (a walkover too)."""
+
+    match_id: _TEXT = pa.Field()
+    organisation: _TEXT = pa.Field()
+    series: _TEXT = pa.Field()
+    series_id: _TEXT = pa.Field()
+    event_date: _DATE = pa.Field()
+    round: _INT = pa.Field(ge=0)
+    table: _TEXT = pa.Field(isin=TABLES)
+    division: _INT = pa.Field(ge=1)
+    boards: _INT = pa.Field(ge=1)
+    home: _TEXT = pa.Field()
+    away: _TEXT = pa.Field()
+    home_vp: _POINTS = pa.Field()
+    away_vp: _POINTS = pa.Field()
+    result: _TEXT = pa.Field(isin=["won", "drawn", "lost", "walkover"])
+    away_result: _TEXT = pa.Field(isin=["won", "drawn", "lost", "walkover"])
+    home_points: _POINTS = pa.Field()
+    away_points: _POINTS = pa.Field()
+    denomination: _TEXT = pa.Field(isin=["bp", "sp", "gp"])
+    source_file: _TEXT = pa.Field()
+    source_sha256: _TEXT = pa.Field()
+    run_id: _TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["match_id"]

@@ -37,9 +37,20 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 EXAMPLE = "home_vp: 18"
 
 
-def parse_match(source_file: str, data: bytes):
+SERIES_DEFAULTS = ("table", "divisions", "division", "boards", "scale")
+
+
+def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, str]] | None = None):
+    """``defaults``: key -> (where, value) from the series file (table, divisions, division,
+    boards, scale), used where the match file does not say; a match that says otherwise is refused."""
     kv = read_key_values(data, KNOWN, example=EXAMPLE)
     problems = [(source_file, loc, reason) for loc, reason in kv.problems]
+    for key, (where, value) in (defaults or {}).items():
+        if key not in kv.values:
+            kv.values[key] = (where, value)
+        elif kv.values[key][1] != value:
+            problems.append((source_file, kv.where(key), f"{key}: expected {value!r} as in the series file {where}, "
+                                                         f"found {kv.values[key][1]!r}"))
 
     def need(key, pattern, what):
         value = kv.get(key)

@@ -29,6 +29,7 @@ from pipelines.sweden import awards as A
 from pipelines.sweden.evenings import check_evenings
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
+from pipelines.sweden import series_batch as SB
 from pipelines.sweden.travellers import TRAVELLER_SUFFIXES, standings_from_travellers, traveller_suffix
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
 from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, SourceRecord
@@ -47,6 +48,8 @@ _RESULT_COLUMNS = list(SeResult.to_schema().columns)
 
 
 def role_of(source_file: str) -> str | None:
+    if SB.role(source_file):  # team series: .match.txt, .series.txt, .final.csv (docs/sweden-series.md)
+        return "series"
     name = PurePosixPath(source_file).name.lower()
     if name.endswith(EVENT_SUFFIX) and len(name) > len(EVENT_SUFFIX):
         return "event"
@@ -110,8 +113,8 @@ def _load(root: Path, source_file: str) -> _File | None:
 class SwedenSystem:
     name = SYSTEM_NAME
     accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
-    lake_tables = {"se_results": SeResult}
-    warehouse_sql = ["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees"]
+    lake_tables = {"se_results": SeResult, **SB.LAKE_TABLES}
+    warehouse_sql = ["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees"] + SB.WAREHOUSE_SQL
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
                         "with the columns plac;par;medlemmar (see docs/sweden.md)")
 
@@ -150,7 +153,7 @@ class SwedenSystem:
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
         from pipelines.sweden.publish import publish_events
 
-        return publish_events(con, org, affected_months, out_dir)
+        return publish_events(con, org, affected_months, out_dir) + SB.publish_series(con, org, out_dir)
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.sweden.publish import explain_player
@@ -181,7 +184,7 @@ class _Batch:
 
     # -- the night ------------------------------------------------------------------------------
     def run(self) -> SystemBatch:
-        batch = {"event": [], "standings": [], "register": []}
+        batch = {"event": [], "standings": [], "register": [], "series": []}
         for s in self.sources:
             role = role_of(s.source_file)
             if role is None:
@@ -239,7 +242,10 @@ class _Batch:
         comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
         _, players = A.score(self.rules, comps) if comps else (None, None)
         self._post_all(players)
-        return self._result()
+        series_tables = SB.run_night(self, batch["series"])
+        result = self._result()
+        result.tables.update(series_tables)
+        return result
 
     @staticmethod
     def _event_of(competition: str) -> str:

@@ -94,3 +94,26 @@ double = ["plac;par;medlemmar;kväll1;kväll2"] + [f"{i + 1};{i + 1};{pool[2 * i
                                                  for i in range(14)]
 post("bk-lavec", "2024-10-08-tva-tisdagar", "namn: Två korta tisdagar (12 + 12 brickor)\nnivå: brons\nform: par\n"
      "kvällar: 2024-10-01 12, 2024-10-08 12\n", "\n".join(double) + "\n")
+# a bronze team series (docs/sweden-series.md): series file, three rounds of match files (one a
+# walkover), and the final standings; the teams' players are member numbers of the register
+def series_match(path, rnd_no, day, home, away, hvp, avp, h=None, a=None, walkover=False):
+    text = f"series: hostserien\nround: {rnd_no}\ndate: {day}\nhome: {home}\naway: {away}\nhome_vp: {hvp}\naway_vp: {avp}\n"
+    if walkover:
+        text += "walkover: ja\n"
+    for side, (first, second) in (("home", h), ("away", a)) if not walkover else ():
+        text += f"{side}_first_half: {', '.join(first)}\n{side}_second_half: {', '.join(second)}\n"
+    d = org / "malmo-bk" / "hostserien"; d.mkdir(parents=True, exist_ok=True)
+    (d / f"{path}.match.txt").write_text(text, encoding="utf-8")
+team = {t: pool[200 + 5 * i: 205 + 5 * i] for i, t in enumerate(["Lag Ek", "Lag Gran", "Lag Tall", "Lag Björk"])}
+four = lambda t: (team[t][:4], team[t][:4])
+subs = lambda t: (team[t][:4], team[t][1:5])
+(org / "malmo-bk" / "hostserien.series.txt").write_text(
+    "# Höstserien, bronze team series (table B2)\nseries: hostserien\nname: Höstserien 2024\ntable: B2\nboards: 24\nscale: 30\nteams: 4\ndouble: nej\n",
+    encoding="utf-8")
+series_match("omg1-ek-gran", 1, "2024-09-09", "Lag Ek", "Lag Gran", 18, 12, subs("Lag Ek"), four("Lag Gran"))
+series_match("omg1-tall-bjork", 1, "2024-09-09", "Lag Tall", "Lag Björk", 15, 15, four("Lag Tall"), four("Lag Björk"))
+series_match("omg2-ek-tall", 2, "2024-09-16", "Lag Ek", "Lag Tall", 20, 10, four("Lag Ek"), subs("Lag Tall"))
+series_match("omg2-gran-bjork", 2, "2024-09-16", "Lag Gran", "Lag Björk", 18, 0, walkover=True)
+series_match("omg3-ek-bjork", 3, "2024-09-23", "Lag Ek", "Lag Björk", 13, 17, four("Lag Ek"), four("Lag Björk"))
+series_match("omg3-gran-tall", 3, "2024-09-23", "Lag Gran", "Lag Tall", 19, 11, four("Lag Gran"), four("Lag Tall"))
+(org / "malmo-bk" / "hostserien.final.csv").write_text("plac;lag\n1;Lag Ek\n2;Lag Gran\n3;Lag Tall\n4;Lag Björk\n", encoding="utf-8")
