@@ -18,7 +18,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
-from pipelines.core.text import SHOWN, clip  # noqa: F401 - re-exported to the bridge readers
+from pipelines.core.text import SHOWN, clip, physical_lines  # noqa: F401 - re-exported to the bridge readers
 from pipelines.bridge.scoring import (
     board_rotation,
     normalise_vulnerability,
@@ -61,14 +61,7 @@ def clip_series(s: pd.Series, limit: int = SHOWN) -> pd.Series:
     return t.where(n <= limit, t.str.slice(0, limit) + "… (" + n.astype("string") + " characters)")
 
 
-def physical_lines(text: str) -> list[str]:
-    """The file's lines as an editor numbers them: split at CR LF, CR or LF only (not at the other
-    characters ``str.splitlines`` treats as line breaks, such as form feed or U+2028, which would
-    shift every later line number). A final line break does not start another line."""
-    lines = re.split(r"\r\n|\r|\n", text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+# physical_lines: the file's lines as an editor numbers them (pipelines/core/text.py)
 
 
 def nfkc(s: pd.Series) -> pd.Series:

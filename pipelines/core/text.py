@@ -3,6 +3,9 @@ by row in Python); bad values quoted in a quarantine reason kept short; a line t
 record reported as a problem of its own rather than handed to a parser."""
 from __future__ import annotations
 
+import csv
+import re
+
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -36,3 +39,28 @@ def too_long(line: str, limit: int = MAX_LINE_CHARS) -> str | None:
     if len(line) <= limit:
         return None
     return f"expected a line of at most {limit:,} characters (is a line break missing?), found {clip(line.strip())}"
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def physical_lines(text: str) -> list[str]:
+    """The file's lines as an editor numbers them: split at CR LF, CR or LF only (not at the other
+    characters ``str.splitlines`` treats as line breaks, such as form feed or U+2028, which would
+    shift every later line number). A final line break does not start another line."""
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def split_line(line: str, delimiter: str) -> list[str] | str:
+    """The CSV cells of one physical line (a quote never continues onto the next line), or the
+    reason it has none: too long to be a record, or quotes the CSV reader refuses."""
+    reason = too_long(line)
+    if reason:
+        return reason
+    try:
+        return next(csv.reader([line], delimiter=delimiter), [])
+    except csv.Error as error:
+        return f"expected fields separated by {delimiter!r}, found a line the CSV reader cannot split ({error})"

@@ -99,6 +99,12 @@ def targets(inbox: Path | None = None) -> list[Target]:
         Target("sweden-travellers", "sweden", se, files(se, "*.pbn"), partner=((".pbn", ".event.txt"),),
                context=se_register),
         Target("sweden-register", "sweden", se, se_register if (inbox / se_register[0]).is_file() else ()),
+        # team series: a match file is read with its series file (and the register) from the inbox;
+        # the final standings with the series file and its matches
+        Target("sweden-match", "sweden", se, files(se, "*.match.txt"), context=se_register + files(se, "*.series.txt")),
+        Target("sweden-series-file", "sweden", se, files(se, "*.series.txt"), context=se_register),
+        Target("sweden-series-final", "sweden", se, files(se, "*.final.csv"),
+               context=se_register + files(se, "*.series.txt") + files(se, "*.match.txt")),
     ]
     return [replace(t, inbox=str(inbox)) for t in found]
 

@@ -9,15 +9,13 @@ Text: UTF-8, or cp1252 / latin-1 as Swedish scoring programs still write it.
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from datetime import date
 
 import pandas as pd
 
 from pipelines.core.keyvalue import decode, read_key_values
-from pipelines.core.text import clip, too_long
+from pipelines.core.text import clip, split_line
 
 FALLBACKS = ("cp1252", "latin-1")
 LEVELS = {"brons": "brons", "bronze": "brons", "silver": "silver", "guld": "guld", "gold": "guld",
@@ -321,15 +319,7 @@ def _cells(text: str) -> tuple[list[list[str]], str]:
     return delim
 
 
-def _split(line: str, delim: str) -> list[str] | str:
-    """The cells of one line, or the reason it has none (too long, or quotes the csv reader refuses)."""
-    reason = too_long(line)
-    if reason:
-        return reason
-    try:
-        return next(csv.reader([line], delimiter=delim), [])
-    except csv.Error as error:
-        return f"expected fields separated by {delim!r}, found a line the CSV reader cannot split ({error})"
+_split = split_line  # pipelines/core/text.py
 
 
 def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd.DataFrame | None, list]:

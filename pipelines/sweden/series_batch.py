@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from pipelines.core.keyvalue import decode, read_key_values
+from pipelines.core.text import physical_lines, split_line
 from pipelines.sweden import series as SR
 from pipelines.sweden.series_parse import KNOWN as MATCH_KNOWN, SERIES_DEFAULTS, latest_versions, parse_match
 from schemas.common import DATE, POINTS, TEXT
@@ -130,10 +131,20 @@ def parse_series(f: File) -> tuple[dict | None, list[tuple[str, str, str]]]:
 
 def parse_final(f: File, teams: set[str]) -> tuple[pd.DataFrame | None, list[tuple[str, str, str]]]:
     text, _ = decode(f.data)
-    numbered = [(no, r) for no, r in enumerate(csv.reader(io.StringIO(text), delimiter=";"), start=1)
-                if any(c.strip() for c in r) and not r[0].lstrip().startswith("#")]  # blank and comment lines skipped
+    # each physical line split on its own (a stray quote never joins lines; a line the CSV reader
+    # refuses, or one too long to be a result, is a problem with its line number)
+    numbered, problems = [], []
+    for no, line in enumerate(physical_lines(text), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue  # blank and comment lines skipped
+        cells = split_line(line, ";")
+        if isinstance(cells, str):
+            problems.append((f.source_file, f"line {no}", cells))
+            continue
+        numbered.append((no, cells))
+    if problems:
+        return None, problems
     head = [c.strip().lower() for c in numbered[0][1]] if numbered else []
-    problems = []
     if head[:2] not in (["plac", "lag"], ["place", "team"]):
         return None, [(f.source_file, f"line {numbered[0][0] if numbered else 1}",
                        f"expected the header 'plac;lag', found {';'.join(head)[:80]!r}")]

@@ -8,6 +8,7 @@ never raises; a match with any problem is not returned (it is quarantined whole)
 from __future__ import annotations
 
 import re
+from datetime import date
 from fractions import Fraction
 
 import pandas as pd
@@ -66,6 +67,12 @@ def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, st
     for key in ("series", "home", "away"):
         row[key if key != "series" else "series_id"] = need(key, re.compile(r".*\S.*"), KNOWN[key])
     row["date"] = need("date", _DATE, "a date YYYY-MM-DD")
+    if row["date"] is not None:
+        try:
+            date.fromisoformat(row["date"])
+        except ValueError:
+            problems.append((source_file, kv.where("date"), f"date: expected a real date YYYY-MM-DD, found {row['date']!r}"))
+            row["date"] = None
     row["table"] = need("table", re.compile("|".join(TABLES)), "one of " + ", ".join(TABLES))
     for key in ("round", "boards", "scale"):
         v = need(key, _INT, "a whole number")

@@ -1,0 +1,38 @@
+"""Series files the mutation campaign broke (issue 14): each a problem with its line, never a crash.
+Fixtures are real files (tests/sweden/fixtures/series)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipelines.sweden.series_batch import File, parse_final
+from pipelines.sweden.series_parse import parse_match
+
+FIX = Path(__file__).parent / "fixtures" / "series"
+TEAMS = {"Lag Ek", "Lag Gran", "Lag Tall", "Lag Björk"}
+
+
+def _final(name: str):
+    return parse_final(File(f"svensk-bridge/malmo-bk/{name}", "0" * 64, (FIX / name).read_bytes(), True), TEAMS)
+
+
+def test_a_final_with_old_mac_line_ends_reads_line_by_line():
+    # CR alone ends a line (as an editor shows it): four teams in places 1-4, no problem
+    table, problems = _final("cr-only.final.csv")
+    assert problems == []
+    assert list(table.sort_values("place")["team"]) == ["Lag Ek", "Lag Gran", "Lag Tall", "Lag Björk"]
+
+
+def test_a_stray_quote_in_a_final_is_its_own_line_not_the_rest_of_the_file():
+    # read line by line, the quote before Lag Gran cannot swallow lines 4 and 5 (as one CSV read
+    # of the whole file would): every team keeps its own line number
+    table, problems = _final("stray-quote.final.csv")
+    assert problems == []
+    assert list(zip(table["place"], table["team"], table["line"])) == [
+        (1, "Lag Ek", 2), (2, "Lag Gran", 3), (3, "Lag Tall", 4), (4, "Lag Björk", 5)]
+
+
+def test_an_impossible_match_date_is_quarantined_at_its_line():
+    row, _, problems = parse_match("svensk-bridge/malmo-bk/x.match.txt", (FIX / "impossible-date.match.txt").read_bytes())
+    reasons = {loc: reason for _, loc, reason in problems}
+    date_line = next(loc for loc, reason in reasons.items() if reason.startswith("date:"))
+    assert reasons[date_line] == "date: expected a real date YYYY-MM-DD, found '2024-00-30'"
