@@ -24,8 +24,9 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/pytest -q -n auto --dist loadfile
 
+# BENCH=sweden runs one benchmark; SE_CLUBS / SE_MONTHS size the Swedish one (issue 8's target: 300 × 24)
 bench: $(STAMP)
-	$(BIN)/python -m pipelines.bench
+	SE_CLUBS=$(or $(SE_CLUBS),8) SE_MONTHS=$(or $(SE_MONTHS),1) $(BIN)/python -m pipelines.bench $(BENCH)
 
 # The long mutation campaign (issue 14): FUZZ_FILES generated files per parser through each
 # system's process; crashing inputs and summary.json in bench-out/fuzz/. FUZZ_MINUTES caps the time.
