@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
@@ -310,65 +311,107 @@ def _sql_frame(con, name: str, frame: pd.DataFrame) -> None:
 def score(rules: SwedenRules, comps: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """comps: one dict per competition: competition id, ev (settings), st (its standings rows),
     n, list (EventList). Returns (entrant awards, player lines)."""
-    scale_rows, entrant_rows, player_rows, comp_rows = [], [], [], []
+    entrants, players = [], []
     for c in comps:
-        cid, el, st, ev = c["competition"], c["list"], c["st"], c["ev"]
-        for lst, values in (("scratch", el.places), ("handicap", el.handicap or [])):
-            scale_rows += [(cid, lst, k, d, v) for k, (d, v) in enumerate(values, start=1)]
-        entrant_rows += [(cid, "scratch", e, p) for e, p in zip(st["entrant"], st["place"])]
+        st = c["st"]
+        entrants.append(pd.DataFrame({"competition": c["competition"], "entrant": st["entrant"], "place": st["place"],
+                                      "hcp_place": st["hcp_place"] if "hcp_place" in st else None}))
+        players += [(c["competition"], e, m, None if played is None else played[i], i)
+                    for e, members, played in zip(st["entrant"], st["members"], st["played"]) for i, m in enumerate(members)]
+    entrants = pd.concat(entrants, ignore_index=True) if entrants else pd.DataFrame(columns=["competition", "entrant", "place", "hcp_place"])
+    players = pd.DataFrame(players, columns=["competition", "entrant", "member", "played", "position"]).astype({"played": "Int64"})
+    return score_frames(rules, comps, entrants, players)
+
+
+def score_frames(rules: SwedenRules, comps: list[dict], entrants: pd.DataFrame,
+                 players: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Set-based scoring of a batch. comps: one dict per competition (competition id, event_id,
+    ev, list); entrants: competition, entrant, place, hcp_place (missing where none); players:
+    competition, entrant, member, played (missing = all), position. Returns (entrant awards,
+    player lines). Competitions share their award list when they share settings and field size
+    (the lists are cached), so each distinct list is written once and joined by its id."""
+    list_ids: dict[int, int] = {}
+    scale_rows, comp_rows, has_handicap = [], [], set()
+    for c in comps:
+        el, ev = c["list"], c["ev"]
+        lid = list_ids.get(id(el))
+        if lid is None:
+            lid = list_ids[id(el)] = len(list_ids)
+            for lst, values in (("scratch", el.places), ("handicap", el.handicap or [])):
+                scale_rows += [(lid, lst, k, d, v) for k, (d, v) in enumerate(values, start=1)]
         if el.handicap:
-            h = st[st["hcp_place"].notna()]
-            entrant_rows += [(cid, "handicap", e, int(p)) for e, p in zip(h["entrant"], h["hcp_place"])]
-        for e, members, played in zip(st["entrant"], st["members"], st["played"]):
-            for i, m in enumerate(members):
-                player_rows.append((cid, e, m, None if played is None else played[i], i))
+            has_handicap.add(c["competition"])
         if ev["form"] == "lagbarometer":
             rule, of = "matches", ev.get("matches")
         else:
             rule, of = "half", ev.get("rounds") or ev.get("boards")
-        comp_rows.append((cid, c["event_id"], rule, of))
+        comp_rows.append((c["competition"], lid, c["event_id"], rule, of))
+    competitions = pd.DataFrame(comp_rows, columns=["competition", "list_id", "event_id", "reserve_rule", "played_of"]).astype({"played_of": "Int64"})
+    scratch = pd.DataFrame({"competition": entrants["competition"].to_numpy(), "list": "scratch",
+                            "entrant": entrants["entrant"].to_numpy(), "place": entrants["place"].astype("int64").to_numpy()})
+    hcp = entrants[entrants["competition"].isin(has_handicap) & entrants["hcp_place"].notna()] if has_handicap else entrants.iloc[:0]
+    handicap = pd.DataFrame({"competition": hcp["competition"].to_numpy(), "list": "handicap",
+                             "entrant": hcp["entrant"].to_numpy(), "place": hcp["hcp_place"].astype("int64").to_numpy()})
     con = sql.connect()
     try:
-        _sql_frame(con, "se_event_scale", pd.DataFrame(scale_rows, columns=["competition", "list", "place", "denomination", "points"]).astype({"points": "int64", "place": "int64"}))
-        _sql_frame(con, "se_entrants", pd.DataFrame(entrant_rows, columns=["competition", "list", "entrant", "place"]).astype({"place": "int64"}))
+        _sql_frame(con, "se_list_scale", pd.DataFrame(scale_rows, columns=["list_id", "list", "place", "denomination", "points"]).astype({"points": "int64", "place": "int64"}))
+        _sql_frame(con, "se_competitions", competitions.drop(columns=["list_id"]))
+        _sql_frame(con, "se_competition_lists", competitions[["competition", "list_id"]])
+        con.execute("create view se_event_scale as select c.competition, s.list, s.place, s.denomination, s.points "
+                    "from se_competition_lists c join se_list_scale s on s.list_id = c.list_id")
+        _sql_frame(con, "se_entrants", pd.concat([scratch, handicap], ignore_index=True).astype({"place": "int64"}))
         paid = sql.query(con, "sweden/int_se_entrant_points")
         shared = _share(paid, {c["competition"]: c["list"] for c in comps})
         best = _better_list(shared)
         _sql_frame(con, "se_entrant_awards", best[["competition", "entrant", "denomination", "points", "basis"]].astype({"points": "int64"}))
-        _sql_frame(con, "se_players", pd.DataFrame(player_rows, columns=["competition", "entrant", "member", "played", "position"]).astype({"played": "Int64"}))
-        _sql_frame(con, "se_competitions", pd.DataFrame(comp_rows, columns=["competition", "event_id", "reserve_rule", "played_of"]).astype({"played_of": "Int64"}))
-        players = sql.query(con, "sweden/int_se_player_points")
+        _sql_frame(con, "se_players", players[["competition", "entrant", "member", "played", "position"]].astype({"played": "Int64"}))
+        out = sql.query(con, "sweden/int_se_player_points")
     finally:
         con.close()
-    return best, _reserves(players)
+    return best, _reserves(out)
+
+
+def _ordinals(values: np.ndarray) -> np.ndarray:
+    return pd.Series(values).map({v: ordinal(int(v)) for v in np.unique(values)}).to_numpy(dtype=object)
+
+
+def _text(values) -> np.ndarray:
+    return np.asarray(values).astype(str).astype(object)
 
 
 def _share(paid: pd.DataFrame, lists: dict) -> pd.DataFrame:
     """Tied entrants share the sum of their places, rounded up; a shared place paying bronze
-    gives at least the list's minimum (4 bp; 2 on a half scale; × 2 / × 3 in silver / gold)."""
+    gives at least the list's minimum (4 bp; 2 on a half scale; × 2 / × 3 in silver / gold).
+    Column-wise over the whole batch; the list's minimum and header per competition."""
     if paid.empty:
         return paid.assign(points=pd.Series(dtype="int64"), basis=pd.Series(dtype="string"))
     sums = paid["points_sum"].astype("int64").to_numpy()
     sharing = paid["sharing"].astype("int64").to_numpy()
     share = -(-sums // sharing)
-    minimum = [lists[c].minimum.get("hcp" if lst == "handicap" else d, 0)
-               for c, lst, d in zip(paid["competition"], paid["list"], paid["denomination"])]
-    points = pd.Series(share, index=paid.index)
-    floor = pd.Series(minimum, index=paid.index)
-    points = points.where(~((paid["sharing"] > 1) & (paid["denomination"] == "bp")), points.clip(lower=floor))
-    place_text = [
-        f"{ordinal(int(p))} place" if k == 1 else f"places {int(p)}–{int(t)} shared by {int(k)}"
-        for p, t, k in zip(paid["place"], paid["place_to"], paid["sharing"])
-    ]
-    arith = [
-        f"{int(v)} {d}" if k == 1 else
-        f"({terms}) / {int(k)} = {int(v)} {d}" + ("" if int(v) == -(-int(s) // int(k)) else f" (shared last place: at least {int(v)})")
-        for v, d, k, terms, s in zip(points, paid["denomination"], paid["sharing"], paid["terms"], paid["points_sum"])
-    ]
-    header = [lists[c].header + (", handicap list: half scale" if lst == "handicap" else "")
-              for c, lst in zip(paid["competition"], paid["list"])]
-    basis = [f"{h}; {pt}: {a}" for h, pt, a in zip(header, place_text, arith)]
-    return paid.assign(points=points.astype("int64"), basis=basis)
+    codes, competitions = pd.factorize(paid["competition"].astype(object))
+    handicap = (paid["list"].astype(object) == "handicap").to_numpy()
+    denomination = paid["denomination"].astype(object).to_numpy()
+    key = np.where(handicap, "hcp", denomination)
+    minimum = np.zeros(len(paid), dtype="int64")
+    for k in np.unique(key):
+        per_comp = np.array([lists[c].minimum.get(k, 0) for c in competitions], dtype="int64")
+        at = key == k
+        minimum[at] = per_comp[codes[at]]
+    floor = (sharing > 1) & (denomination == "bp")
+    points = np.where(floor, np.maximum(share, minimum), share)
+    place = paid["place"].astype("int64").to_numpy()
+    alone = sharing == 1
+    place_text = np.where(alone, _ordinals(place) + " place",
+                          "places " + _text(place) + "–" + _text(paid["place_to"].astype("int64").to_numpy())
+                          + " shared by " + _text(sharing))
+    value = _text(points) + " " + denomination
+    terms = paid["terms"].astype(object).fillna("").to_numpy()
+    raised = np.where(points == share, "", " (shared last place: at least " + _text(points) + ")")
+    arith = np.where(alone, value, "(" + terms + ") / " + _text(sharing) + " = " + value + raised)
+    headers = np.array([lists[c].header for c in competitions], dtype=object)[codes]
+    header = headers + np.where(handicap, ", handicap list: half scale", "")
+    basis = header + "; " + place_text + ": " + arith
+    return paid.assign(points=points.astype("int64"), basis=list(basis))
 
 
 def _better_list(shared: pd.DataFrame) -> pd.DataFrame:
@@ -400,14 +443,16 @@ def _reserves(players: pd.DataFrame) -> pd.DataFrame:
     team_size = players.groupby(["competition", "entrant"])["member"].transform("size")
     share_rule = known & ~half_rule & (team_size > 4)
     enough = played * 3 >= of
-    scaled = pd.Series([-(-int(p) * int(a) // int(b)) if s and e else (0 if s else int(p))
-                        for p, a, b, s, e in zip(pts, played.fillna(0), of.fillna(1), share_rule, enough.fillna(False))],
-                       index=players.index)
+    p, a = pts.to_numpy(), played.fillna(0).astype("int64").to_numpy()
+    b = of.fillna(1).astype("int64").to_numpy()
+    b = np.where(b == 0, 1, b)
+    s_, e_ = share_rule.fillna(False).to_numpy(dtype=bool), enough.fillna(False).to_numpy(dtype=bool)
+    scaled = pd.Series(np.where(s_ & e_, -((-p * a) // b), np.where(s_, 0, p)), index=players.index)
     out = out.where(~share_rule, scaled)
     partial = share_rule & (played < of).fillna(False)
     notes = notes.where(~partial, "played " + played.astype(str) + " of " + of.astype(str) + " matches: × "
                         + played.astype(str) + "/" + of.astype(str) + " = " + scaled.astype(str))
     notes = notes.where(~(share_rule & ~enough.fillna(False)), "played " + played.astype(str) + " of " + of.astype(str)
                         + " matches: less than a third, no points")
-    basis = players["basis"] + notes.map(lambda s: f"; {s}" if s else "")
+    basis = players["basis"] + ("; " + notes).where(notes != "", "")
     return players.assign(final=out.astype("int64"), basis=basis)

@@ -23,10 +23,12 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.sweden import awards as A
-from pipelines.sweden.parse import parse_event, parse_members, parse_standings
+from pipelines.sweden.night import NightLists, read_lists
+from pipelines.sweden.parse import parse_event, parse_members
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden.travellers import TRAVELLER_SUFFIXES, standings_from_travellers, traveller_suffix
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
@@ -160,6 +162,17 @@ class SwedenSystem:
 SYSTEM = SwedenSystem()
 
 
+_NO_MEMBERS = pd.DataFrame({"location": [], "entrant": [], "members": [], "known": pd.Series([], dtype=bool),
+                            "twice": pd.Series([], dtype=bool)})
+
+
+def _points(values: pd.Series, index=None) -> pd.Series:
+    """Whole points (missing = 0) as exact decimals to 0.01, cast in Arrow for the whole column."""
+    whole = pd.to_numeric(values, errors="coerce").fillna(0).astype("int64").to_numpy()
+    exact = pa.array(whole, pa.int64()).cast(pa.decimal128(21, 2))
+    return pd.Series(pd.arrays.ArrowExtensionArray(exact.cast(POINTS.pyarrow_dtype)), index=index)
+
+
 class _Batch:
     def __init__(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], superseded: set[str], rules: SwedenRules):
         self.ctx, self.org, self.sources, self.superseded, self.rules = ctx, org, sources, superseded, rules
@@ -213,25 +226,69 @@ class _Batch:
                 if found:
                     files["standings"] = found[0]
             units.append((key, files))
-        parsed = [p for p in (self._parse(k, f) for k, f in sorted(units)) if p is not None]
+        units.sort(key=lambda u: u[0])
+        # the event files one by one (a few settings each), then every result list of the night at once
+        events = [parse_event(f["event"].source_file, f["event"].data) if "event" in f and "standings" in f else None
+                  for _, f in units]
+        self.lists = self._read_lists(units, events)
+        parsed = [p for p in (self._parse(i, k, f, events[i]) for i, (k, f) in enumerate(units)) if p is not None]
         parsed.sort(key=lambda p: (p[1]["date"], p[0]))
         self._history()
         self.pending: list[tuple] = []
-        # the members of every result list of the night at once: known to the register? listed twice?
-        self.flat = {}
-        if parsed and self.members is not None:
-            allm = pd.concat([st[["location", "entrant", "members"]].assign(key=key) for key, ev, st, files in parsed],
-                             ignore_index=True).explode("members")
-            allm = allm.assign(known=allm["members"].isin(self.members.index),
-                               twice=allm.duplicated(["key", "members"], keep=False))
-            self.flat = dict(tuple(allm.groupby("key", sort=False)))
-        for key, ev, st, files in parsed:
-            self._score(key, ev, st, files)
-        # every competition of the night scored at once (one SQL pass), then posted event by event
-        comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
-        _, players = A.score(self.rules, comps) if comps else (None, None)
-        self._post_all(players)
+        self._night_checks()
+        for key, ev, unit, files in parsed:
+            self._score(key, ev, unit, files)
+        # every competition of the night scored at once (one SQL pass), then posted at once
+        self._post_all(self._award())
         return self._result()
+
+    def _read_lists(self, units: list, events: list) -> NightLists:
+        items, others = [], {}
+        for i, ((key, files), read) in enumerate(zip(units, events)):
+            if read is None or read[0] is None:
+                continue
+            ev, st_file = read[0], files["standings"]
+            if traveller_suffix(st_file.source_file):
+                if ev["form"] != "par":
+                    others[i] = (None, [(st_file.source_file, "whole file", f"travellers are read for pairs events only (form: par), "
+                                                                           f"the event file says form: {ev['form']}")])
+                else:
+                    others[i] = standings_from_travellers(st_file.source_file, st_file.data)
+            else:
+                items.append((i, st_file.source_file, st_file.data, ev["form"]))
+        return read_lists(items, others)
+
+    def _night_checks(self) -> None:
+        """Whole-night frame operations behind the per-event checks of `_score`: the members of
+        every list (known to the register? listed twice?), the sections and their sizes, ties,
+        handicap lists. Only the offending rows are kept for the messages."""
+        rows = self.lists.rows
+        self.sections: dict[int, list[tuple[str, int]]] = {}
+        self.offending: dict[int, pd.DataFrame] = {}
+        self.tied_units: set[int] = set()
+        self.hcp_units: set[int] = set()
+        self.players = pd.DataFrame(columns=["row", "member", "position", "played"])
+        if not len(rows):
+            return
+        for (unit, section), n in rows.groupby(["unit", "section"], sort=True).size().items():
+            self.sections.setdefault(int(unit), []).append((section, int(n)))
+        self.tied_units = set(rows.loc[rows.duplicated(["unit", "section", "place"], keep=False), "unit"].tolist())
+        self.hcp_units = set(rows.loc[rows["hcp_place"].notna(), "unit"].tolist())
+        member = rows["members"].explode()
+        row = member.index.to_numpy()
+        played = pd.array([pd.NA] * len(member), dtype="Int64")
+        has_played = rows["played"].notna().to_numpy()
+        if has_played.any():
+            played[np.isin(row, np.flatnonzero(has_played))] = rows.loc[has_played, "played"].explode().astype("int64").to_numpy()
+        self.players = pd.DataFrame({"row": row, "member": member.to_numpy(), "played": played,
+                                     "position": member.groupby(level=0).cumcount().to_numpy()})
+        if self.members is None:
+            return
+        flat = pd.DataFrame({"unit": rows["unit"].to_numpy()[row], "location": rows["location"].to_numpy()[row],
+                             "entrant": rows["entrant"].to_numpy()[row], "members": member.to_numpy()})
+        flat = flat.assign(known=flat["members"].isin(self.members.index), twice=flat.duplicated(["unit", "members"], keep=False))
+        bad = flat[~flat["known"] | flat["twice"]]
+        self.offending = {int(u): g for u, g in bad.groupby("unit", sort=False)} if len(bad) else {}
 
     @staticmethod
     def _event_of(competition: str) -> str:
@@ -268,7 +325,7 @@ class _Batch:
             if f.in_batch:
                 self._reject(f.source_file, "whole file", reason)
 
-    def _parse(self, key: str, files: dict):
+    def _parse(self, unit: int, key: str, files: dict, read):
         if "event" not in files:
             self._hold(files, f"waiting for the event file {key}{EVENT_SUFFIX} (datum, nivå, form, brickor ...; docs/sweden.md): "
                               "the result list is posted the night it arrives and need not be sent again")
@@ -278,7 +335,7 @@ class _Batch:
                               "posted the night it arrives; this event file need not be sent again")
             return None
         ev_file, st_file = files["event"], files["standings"]
-        ev, eq = parse_event(ev_file.source_file, ev_file.data)
+        ev, eq = read
         if ev_file.in_batch:
             self.quarantine.extend(eq)
         if ev is None:
@@ -288,17 +345,10 @@ class _Batch:
                              f"held back until the event file {ev_file.source_file} is corrected ({detail}); send the corrected "
                              "event file, this result list need not be sent again")
             return None
-        if traveller_suffix(st_file.source_file):
-            if ev["form"] != "par":
-                st, sq = None, [(st_file.source_file, "whole file", f"travellers are read for pairs events only (form: par), "
-                                                                    f"the event file says form: {ev['form']}")]
-            else:
-                st, sq = standings_from_travellers(st_file.source_file, st_file.data)
-        else:
-            st, sq = parse_standings(st_file.source_file, st_file.data, ev["form"])
+        sq = self.lists.problems.get(unit, [])  # read with the night's lists (pipelines/sweden/night.py)
         if st_file.in_batch:
             self.quarantine.extend(sq)
-        if st is None:
+        if unit not in self.lists.read:
             if not st_file.in_batch:
                 self._reject(ev_file.source_file, "whole file",
                              f"waiting for a corrected result list {st_file.source_file}: "
@@ -316,7 +366,7 @@ class _Batch:
                              f"the awards of {key} were posted from the earlier event file; to repost them under these settings "
                              f"send the result list {st_file.source_file} again with any change (e.g. a line '# ändrad')")
                 return None
-        return key, ev, st, files
+        return key, ev, unit, files
 
     # -- history for the sanction limits ---------------------------------------------------------
     def _history(self) -> None:
@@ -339,7 +389,7 @@ class _Batch:
             self._by_slug = {r["slug"]: r for r in rows}
         return self._by_club.get(ev["club"]) if ev.get("club") else self._by_slug.get(slug)
 
-    def _score(self, key: str, ev: dict, st: pd.DataFrame, files: dict) -> None:
+    def _score(self, key: str, ev: dict, unit: int, files: dict) -> None:
         st_file, ev_file = files["standings"], files["event"]
         problems: list[tuple[str, str]] = []
         club = self._club_of(key, ev)
@@ -356,9 +406,11 @@ class _Batch:
         except ValueError as error:
             problems.append(("whole file", str(error)))
             version = None
-        # members: known, or guests
-        flat = self.flat.get(key)
-        unknown = flat[~flat["known"]]
+        # members: known, or guests (the night's offending rows, see _night_checks)
+        flat = self.offending.get(unit)
+        if flat is None:
+            flat = _NO_MEMBERS
+        unknown = flat[~flat["known"]] if len(flat) else flat
         guests = sorted(set(unknown["members"]))
         if len(unknown) and not ev["gäster"]:  # (itertuples only over offending rows: pyarrow columns make it costly)
             for r in unknown.itertuples():
@@ -366,33 +418,33 @@ class _Batch:
                              f"medlemmar: member number {r.members} is not in the member register; correct the number, or put "
                              "'gäster: ja' in the event file if non-members may play (they get no points)")
             problems.append(("whole file", f"{len(unknown)} unknown member number(s)"))
-        twice = flat[flat["twice"]] if flat["twice"].any() else flat.iloc[:0]
+        twice = flat[flat["twice"]] if len(flat) and flat["twice"].any() else flat.iloc[:0]
         for r in (twice.drop_duplicates("members").itertuples() if len(twice) else ()):
             problems.append((r.location, f"medlemmar: member {r.members} plays for more than one entrant"))
-        if ev["form"] == "lagbarometer":
+        sections = self.sections[unit]
+        if ev["form"] == "lagbarometer" and unit in self.tied_units:
+            st = self.lists.frame(unit)
             tie = st.duplicated(["section", "place"], keep=False).to_numpy()
             for r in (st[tie].itertuples() if tie.any() else ()):
                 problems.append((r.location, f"plac: {r.place}= is a tie; in team events ties are always broken "
                                              "(särskiljning): give each team its own place"))
-        if ev["mitchell"] and not set(st["section"]) <= {"NS", "ÖV"}:
+        if ev["mitchell"] and not {s for s, _ in sections} <= {"NS", "ÖV"}:
             problems.append(("whole file", "mitchell: ja needs a sektion column with NS or ÖV on every line"))
-        if ev["divisions"] and not set(st["section"]) <= {"1", "2"}:
+        if ev["divisions"] and not {s for s, _ in sections} <= {"1", "2"}:
             problems.append(("whole file", "divisioner: ja needs a sektion column with 1 or 2 on every line"))
-        if ev["handikapp"] and st["hcp_place"].isna().all():
+        if ev["handikapp"] and unit not in self.hcp_units:
             problems.append(("whole file", "handikapp: ja needs a hcp_plac column (the place on the handicap list)"))
         comps = []
         if not problems and version is not None:
-            for section, part in st.groupby("section", sort=True):
-                n = len(part)
+            for section, n in sections:
                 evc = dict(ev, division=int(section) if ev["divisions"] else None)
                 why = A.check_requirements(self.rules, evc, n, section)
                 problems += [("whole file", w) for w in why]
                 if not why:
                     comps.append({"competition": f"{key}#{section}" if section else key, "event_id": key, "ev": evc,
-                                  "st": part.reset_index(drop=True), "n": n, "section": section,
-                                  "list": A.event_list(self.rules, evc, n)})
+                                  "unit": unit, "n": n, "section": section, "list": A.event_list(self.rules, evc, n)})
         if not problems and ev["level"] in SILVER:
-            problems += self._silver_rules(key, ev, st, club)
+            problems += self._silver_rules(key, ev, self.lists.frame(unit), club)
         if problems:
             for loc, reason in problems:
                 if loc != "whole file" or "unknown member" not in reason:
@@ -402,7 +454,7 @@ class _Batch:
             return
         if ev["level"] in SILVER:
             self.silver_count.setdefault((club["slug"], season_label(ev["date"], self.start_month)), []).append(pd.Timestamp(ev["date"]))
-        self.pending.append((key, ev, st, files, comps, club, version, guests))
+        self.pending.append((key, ev, unit, files, comps, club, version, guests))
 
     def _silver_rules(self, key: str, ev: dict, st: pd.DataFrame, club: pd.Series) -> list[tuple[str, str]]:
         out = []
@@ -462,6 +514,20 @@ class _Batch:
                                               f"in season {season}; this is number {wd}; add 'sanktion: <reference>' if sanctioned"))
         return out
 
+    def _award(self) -> pd.DataFrame | None:
+        """Every competition of the night at once: its entrants and players from the night's frames."""
+        comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
+        if not comps:
+            return None
+        rows = self.lists.rows
+        table = pd.DataFrame({"unit": [c["unit"] for c in comps], "section": [c["section"] for c in comps],
+                              "competition": [c["competition"] for c in comps]})
+        entrants = rows[["unit", "section", "entrant", "place", "hcp_place"]].reset_index(names="row").merge(table, on=["unit", "section"])
+        players = self.players.merge(entrants[["row", "competition", "entrant"]], on="row")
+        _, scored = A.score_frames(self.rules, comps, entrants[["competition", "entrant", "place", "hcp_place"]],
+                                   players[["competition", "entrant", "member", "played", "position"]])
+        return scored
+
     def _post_all(self, players: pd.DataFrame | None) -> None:
         """Ledger lines, event records and se_results rows of every scored event of the batch, set-based."""
         if not self.pending:
@@ -471,10 +537,13 @@ class _Batch:
             "season": season_label(ev["date"], self.start_month), "source_file": files["standings"].source_file,
             "source_sha256": files["standings"].sha256, "aborted": ev["avbruten"], "club": "" if club is None else club["club"],
             "event_name": ev["name"], "level": ev["level"], "form": ev["form"], "boards": ev["boards"] or 0,
-        } for key, ev, st, files, comps, club, version, guests in self.pending])
-        # one frame of every list of the night, then the field sizes over it at once
-        standings = pd.concat([st for _, _, st, *_ in self.pending], ignore_index=True)
-        standings = standings.assign(event_id=np.repeat([p[0] for p in self.pending], [len(p[2]) for p in self.pending]),
+        } for key, ev, unit, files, comps, club, version, guests in self.pending])
+        meta["event_date"] = pd.Series(meta["event_date"].tolist(), dtype=DATE)
+        # the night's frame of every list, in the order of the events, then the field sizes over it at once
+        bounds = [self.lists.bounds[p[2]] for p in self.pending]
+        order = np.concatenate([np.arange(start, stop) for start, stop in bounds])
+        standings = self.lists.rows.take(order).reset_index(drop=True).drop(columns=["unit"])
+        standings = standings.assign(event_id=np.repeat([p[0] for p in self.pending], [stop - start for start, stop in bounds]),
                                      competition=standings["section"])
         standings["field_size"] = standings.groupby(["event_id", "section"])["entrant"].transform("size")
         standings["place_label"] = standings["place"].astype(str) + standings.duplicated(
@@ -488,9 +557,9 @@ class _Batch:
                                 left_on=["competition", "entrant"], right_on=["competition_id", "entrant"], how="left")
             drafts = pd.DataFrame({
                 "organisation": self.organisation, "system": SYSTEM_NAME, "event_id": lines["event_id"].to_numpy(),
-                "event_date": pd.Series(list(lines["event_date"]), dtype=DATE),
+                "event_date": lines["event_date"].array,
                 "player_id": lines["member"].to_numpy(), "denomination": lines["denomination"].to_numpy(),
-                "points": pd.Series([Decimal(int(v)).quantize(Decimal("0.01")) for v in lines["final"]], dtype=POINTS),
+                "points": _points(lines["final"]),
                 "rule_version": lines["rule_version"].to_numpy(), "basis": lines["basis"].to_numpy(),
                 "season": lines["season"].to_numpy(), "source_file": lines["source_file"].to_numpy(),
                 "source_sha256": lines["source_sha256"].to_numpy(), "location": lines["location"].fillna("").to_numpy(),
@@ -503,27 +572,29 @@ class _Batch:
             if d not in standings:
                 standings[d] = 0
         # event records
-        for key, ev, st, files, comps, club, version, guests in self.pending:
+        first_line = self.lists.rows.groupby("unit")["line"].min().to_dict()
+        last_line = self.lists.rows.groupby("unit")["line"].max().to_dict()
+        for key, ev, unit, files, comps, club, version, guests in self.pending:
             note = f"; guests without points: {', '.join(guests)}" if guests else ""
             if ev["avbruten"]:
                 note += "; aborted or walkover: no points"
             self.events.append({"event_id": key, "organisation": self.organisation, "system": SYSTEM_NAME,
                                 "event_date": ev["date"], "kind": f"se_{ev['level'].replace(' ', '_')}_{ev['form']}",
                                 "source_file": files["standings"].source_file, "source_sha256": files["standings"].sha256,
-                                "location": f"result list lines {st['line'].min()}–{st['line'].max()}; event file "
+                                "location": f"result list lines {first_line[unit]}–{last_line[unit]}; event file "
                                             f"{files['event'].source_file}{note}"})
-            self.posted[files["standings"].source_file] = len(st) if files["standings"].in_batch else 0
+            start, stop = self.lists.bounds[unit]
+            self.posted[files["standings"].source_file] = stop - start if files["standings"].in_batch else 0
             if files["event"].in_batch:
                 self.posted[files["event"].source_file] = 1
         rows = standings.merge(meta.drop(columns=["aborted"]), on="event_id")
-        zero = Decimal("0.00")
         frame = pd.DataFrame({
-            "event_id": rows["event_id"], "organisation": self.organisation, "event_date": pd.Series(list(rows["event_date"]), dtype=DATE),
+            "event_id": rows["event_id"], "organisation": self.organisation, "event_date": rows["event_date"],
             "club": rows["club"], "event_name": rows["event_name"], "level": rows["level"], "form": rows["form"],
             "competition": rows["section"], "field_size": rows["field_size"].astype("int64"), "boards": rows["boards"].astype("int64"),
             "place": rows["place"].astype("int64"), "place_label": rows["place_label"], "entrant": rows["entrant"],
-            "members": rows["members"].map(" ".join),
-            **{d: pd.Series([zero if pd.isna(v) else Decimal(int(v)).quantize(zero) for v in rows[d]], dtype=POINTS) for d in ("bp", "sp", "gp")},
+            "members": rows["members_text"],
+            **{d: _points(rows[d], index=rows.index) for d in ("bp", "sp", "gp")},
             "rule_version": rows["rule_version"], "source_file": rows["source_file"], "source_sha256": rows["source_sha256"],
             "location": rows["location"], "run_id": self.ctx.run_id,
         })
