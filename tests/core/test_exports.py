@@ -1,6 +1,6 @@
 """Exports the office lives in (issue 12): every published CSV opens in Excel without a garbled
 character, ranks sort as numbers, and an .xlsx twin carries typed columns. The workbooks are read
-back with openpyxl, a reader independent of the writer (XlsxWriter)."""
+back with openpyxl, a reader independent of the writer (pipelines/core/publishing.py)."""
 from __future__ import annotations
 
 import csv
