@@ -26,20 +26,29 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 def replace_folder(target: Path, files: dict[str, str]) -> None:
     """Write `files` (name → text) as the folder `target`, swapped in by rename: a reader sees
     the old publication or the new one, never half of one."""
+    write_folder(target, with_spreadsheet_exports(files))
+
+
+def write_folder(target: Path, files: dict[str, str | bytes]) -> None:
+    """`replace_folder` for files already made Excel-safe (`table_exports`)."""
     tmp = target.with_name(f".{target.name}.tmp")
     old = target.with_name(f".{target.name}.old")
-    shutil.rmtree(tmp, ignore_errors=True)
+    if os.path.lexists(tmp):
+        shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    for name, content in with_spreadsheet_exports(files).items():
+    for name, content in files.items():
         if isinstance(content, bytes):
             (tmp / name).write_bytes(content)
         else:
             (tmp / name).write_text(content, encoding="utf-8-sig" if name.endswith(".csv") else "utf-8")
-    shutil.rmtree(old, ignore_errors=True)
+    if os.path.lexists(old):
+        shutil.rmtree(old, ignore_errors=True)
     if target.exists():
         os.replace(target, old)
-    os.replace(tmp, target)
-    shutil.rmtree(old, ignore_errors=True)
+        os.replace(tmp, target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(tmp, target)
 
 
 def spreadsheet_safe(text: str) -> str:
@@ -78,6 +87,13 @@ def with_spreadsheet_exports(files: dict[str, str | bytes]) -> dict[str, str | b
         out[name] = write_table(delimiter, header, rows)
         out[name[: -len(".csv")] + ".xlsx"] = workbook(header, rows, sheet=Path(name).stem)
     return out
+
+
+def table_exports(name: str, delimiter: str, header: list[str], rows: list[list[str]]) -> dict[str, str | bytes]:
+    """A table given as cells: its CSV and `.xlsx` twin exactly as `with_spreadsheet_exports` makes
+    them from the CSV text (without writing and reading the text back first)."""
+    header, rows = split_rank_labels(header, rows)
+    return {name: write_table(delimiter, header, rows), name[: -len(".csv")] + ".xlsx": workbook(header, rows, sheet=Path(name).stem)}
 
 
 def read_table(text: str) -> tuple[str, list[str], list[list[str]]]:

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import csv
 import io
-import itertools
+import os
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 
-from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet_safe
+from pipelines.core.publishing import (_FORMULA_START, markdown_safe, replace_folder, spreadsheet_safe, table_exports,
+                                       write_folder)
 from pipelines.core.sql import fetch
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -44,74 +47,124 @@ def page_rows(rows: pd.DataFrame, home: dict) -> pd.DataFrame:
                        bp_text=_num_column(rows["bp"]), sp_text=_num_column(rows["sp"]), gp_text=_num_column(rows["gp"]))
 
 
-def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
-    """One event's pages from its precomputed rows (page_rows), already in page order."""
-    first = rows[0]
-    comps, by_section = [], {}
-    for r in rows:
-        by_section.setdefault(r["competition"], []).append(r)
-    for section in sorted(by_section):
-        g = by_section[section]
-        comps.append({"heading": f"{_SECTION.get(section, section)} ({int(g[0]['field_size'])})",
-                      "entrant_label": _ENTRANT.get(first["form"], "Par"),
-                      "rows": [{"place_label": r["place_label"], "entrant": r["entrant"], "names": r["names"],
-                                "club": r["club_text"], "bp": r["bp_text"], "sp": r["sp_text"], "gp": r["gp_text"]} for r in g]})
-    html = _TEMPLATES.get_template("event.html.j2").render(
-        title=first["event_name"] or first["event_id"], organisation_name=org["display_name"],
-        club_name=first["club_name"] or "", event_date=first["event_date"], level=first["level"], form=first["form"],
-        boards=first["boards"], rule_version=first["rule_version"], competitions=comps)
-    buf = io.StringIO()
-    w = csv.writer(buf, delimiter=";", lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    w.writerows([r["place_label"], spreadsheet_safe(r["entrant"]), spreadsheet_safe(r["names"]), r["members"],
-                 spreadsheet_safe(r["club_text"]), r["bp_text"], r["sp_text"], r["gp_text"]] for r in rows)
-    return {"index.html": html, "resultat.csv": buf.getvalue()}
-
-
 def _home_clubs(con) -> dict:
     m = fetch(con, "select members.member, coalesce(clubs.name, members.club) as club from se_members members "
                    "left join se_clubs clubs on clubs.club = members.club")
     return dict(zip(m["member"], m["club"]))
 
 
+def _escaped(values: pd.Series) -> np.ndarray:
+    """Text as Jinja's autoescape writes it (markupsafe.escape), escaping only the cells that need it."""
+    text = values.astype(str)
+    out = text.to_numpy(dtype=object).copy()
+    need = text.str.contains(r"[&<>\"']", regex=True).to_numpy(dtype=bool)
+    if need.any():
+        out[need] = [str(escape(v)) for v in out[need]]
+    return out
+
+
+def _safe_cells(values: pd.Series) -> np.ndarray:
+    """spreadsheet_safe over a column."""
+    text = values.astype(str)
+    return text.where(~text.str.startswith(_FORMULA_START), "'" + text).to_numpy(dtype=object)
+
+
+def _event_pages(pages: pd.DataFrame, org: pd.Series, organisation: str, out_dir: Path) -> list[Path]:
+    """Every event's index.html and resultat.csv (+ .xlsx) from columns computed once over all
+    its rows: the table rows as HTML and CSV cells column-wise, then one folder per event."""
+    if not len(pages):
+        return []
+    html_rows = ("<tr><td>" + _escaped(pages["place_label"]) + "</td><td>" + _escaped(pages["entrant"]) + "</td><td>"
+                 + _escaped(pages["names"]) + "</td><td>" + _escaped(pages["club_text"]) + "</td><td>" + _escaped(pages["bp_text"])
+                 + "</td><td>" + _escaped(pages["sp_text"]) + "</td><td>" + _escaped(pages["gp_text"]) + "</td></tr>\n")
+    cells = list(zip(pages["place_label"].astype(str), _safe_cells(pages["entrant"]), _safe_cells(pages["names"]),
+                     pages["members"].astype(str), _safe_cells(pages["club_text"]), pages["bp_text"], pages["sp_text"], pages["gp_text"]))
+    event = pages["event_id"].to_numpy(dtype=object)
+    competition = pages["competition"].to_numpy(dtype=object)
+    starts = np.flatnonzero(np.r_[True, event[1:] != event[:-1]])
+    stops = np.r_[starts[1:], len(event)]
+    template = _TEMPLATES.get_template("event.html.j2")
+    field_size, form, event_name, club_name, event_date, level, boards, rule_version = (
+        pages[c].tolist() for c in ("field_size", "form", "event_name", "club_name", "event_date", "level", "boards", "rule_version"))
+    written = []
+    for start, stop in zip(starts.tolist(), stops.tolist()):
+        comps = []
+        at = start
+        while at < stop:  # the competitions of the event, sorted (rows are in page order)
+            end = at + 1
+            while end < stop and competition[end] == competition[at]:
+                end += 1
+            comps.append({"heading": f"{_SECTION.get(competition[at], competition[at])} ({int(field_size[at])})",
+                          "entrant_label": _ENTRANT.get(form[start], "Par"), "rows_html": Markup("".join(html_rows[at:end]))})
+            at = end
+        html = template.render(
+            title=event_name[start] or event[start], organisation_name=org["display_name"], club_name=club_name[start] or "",
+            event_date=event_date[start], level=level[start], form=form[start], boards=boards[start],
+            rule_version=rule_version[start], competitions=comps)
+        event_id = event[start]
+        rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
+        target = out_dir / rel
+        write_folder(target, {"index.html": html, **table_exports("resultat.csv", ";", CSV_COLUMNS, [list(r) for r in cells[start:stop]])})
+        written.append(target)
+    return written
+
+
 def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
     organisation = org["organisation"]
-    rows = fetch(con, "select * from se_results where organisation = ? order by event_id, competition, place", [organisation])
-    home = _home_clubs(con)
+    events = fetch(con, "select distinct event_id, strftime(event_date, '%Y-%m') as month from se_results where organisation = ?",
+                   [organisation])
     written = []
+    if not len(events):
+        return written
+    affected = events["month"].isin(affected_months).groupby(events["event_id"]).transform("any")
+    # events of other months are written only when their page is missing (one listing per folder)
+    others = events.loc[~affected, "event_id"].drop_duplicates().astype(str)
+    rel = others.map(lambda e: e[len(organisation) + 1:] if e.startswith(organisation + "/") else e)
+    listed: dict[str, set] = {}
+    missing = []
+    for event_id, path in zip(others, rel):
+        folder, _, name = path.rpartition("/")
+        if folder not in listed:
+            where = out_dir / folder if folder else out_dir
+            listed[folder] = set(os.listdir(where)) if where.is_dir() else set()
+        if name not in listed[folder]:
+            missing.append(event_id)
+    wanted = sorted(set(events.loc[affected, "event_id"].astype(str)) | set(missing))
+    if not wanted:
+        return written
+    rows = fetch(con, "select * from se_results where organisation = ? and event_id in (select unnest(?)) "
+                      "order by event_id, competition, place", [organisation, wanted])
+    home = _home_clubs(con)
+    pages = page_rows(rows, home)
+    written += _event_pages(pages, org, organisation, out_dir)
+    # a monthly page per club (the affected months)
+    rows = rows.assign(month=rows["event_date"].astype(str).str[:7])
+    rows = rows[rows["month"].isin(affected_months)]
     if len(rows):
-        pages = page_rows(rows, home)
-        month = pages["event_date"].astype(str).str[:7]
-        affected = month.isin(affected_months).groupby(pages["event_id"]).transform("any")
-        # events of other months are written only when their page is missing
-        others = pages.loc[~affected, "event_id"].drop_duplicates()
-        missing = [e for e in others if not (out_dir / (e[len(organisation) + 1:] if e.startswith(organisation + "/") else e)).exists()]
-        records = pages[affected | pages["event_id"].isin(missing)].to_dict("records")
-        for event_id, group in itertools.groupby(records, key=lambda r: r["event_id"]):
-            rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
-            target = out_dir / rel
-            replace_folder(target, render_event(list(group), org))
-            written.append(target)
-    # a monthly page per club
-    if len(rows):
-        rows = rows.assign(month=rows["event_date"].astype(str).str[:7],
-                           slug=rows["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))
+        parts = rows["event_id"].astype(str).str.split("/")
+        rows = rows.assign(slug=parts.str[1].where(parts.str.len() >= 3, ""),
+                           **{d: pd.to_numeric(rows[d].astype("float64")) for d in ("bp", "sp", "gp")})
+        per_event = rows.groupby(["slug", "month", "event_id"], sort=True).agg(
+            event_date=("event_date", "first"), event_name=("event_name", "first"), level=("level", "first"),
+            form=("form", "first"), entrants=("entrant", "size"), bp=("bp", "sum"), sp=("sp", "sum"), gp=("gp", "sum"),
+            club_name=("club_name", "first"), club=("club", "first")).reset_index()
         fees = fetch(con, "select * from se_club_fees where organisation = ?", [organisation])
-        for (slug, month), g in rows.groupby(["slug", "month"]):
-            if month not in affected_months:
-                continue
+        fee_rows: dict[tuple, list] = {}
+        for r in fees.itertuples():
+            fee_rows.setdefault((r.club, r.month), []).append(r)
+        for (slug, month), g in per_event.groupby(["slug", "month"], sort=True):
             lines = [f"# {markdown_safe(str(g['club_name'].iloc[0] or slug))} – {month}", "",
                      "| datum | tävling | nivå | form | antal | bp | sp | gp |", "|---|---|---|---|---|---|---|---|"]
-            for eid, e in g.groupby("event_id", sort=True):
-                lines.append(f"| {e['event_date'].iloc[0]} | {markdown_safe(str(e['event_name'].iloc[0] or eid))} | {e['level'].iloc[0]} | "
-                             f"{e['form'].iloc[0]} | {len(e)} | {int(e['bp'].sum())} | {int(e['sp'].sum())} | {int(e['gp'].sum())} |")
-            f = fees[(fees["club"] == g["club"].iloc[0]) & (fees["month"] == month)]
+            for e in g.itertuples():
+                lines.append(f"| {e.event_date} | {markdown_safe(str(e.event_name or e.event_id))} | {e.level} | "
+                             f"{e.form} | {e.entrants} | {int(e.bp)} | {int(e.sp)} | {int(e.gp)} |")
+            f = fee_rows.get((g["club"].iloc[0], month), [])
             lines += ["", "| avgift: nivå | form | speltillfällen | spelartillfällen | kr |", "|---|---|---|---|---|"]
-            lines += [f"| {r.level} | {r.form} | {r.sessions} | {r.player_sessions} | {r.amount_sek} |" for r in f.itertuples()]
+            lines += [f"| {r.level} | {r.form} | {r.sessions} | {r.player_sessions} | {r.amount_sek} |" for r in f]
             buf = io.StringIO()
             w = csv.writer(buf, delimiter=";", lineterminator="\n")
             w.writerow(["klubb", "månad", "nivå", "form", "speltillfällen", "spelartillfällen", "kr"])
-            for r in f.itertuples():
+            for r in f:
                 w.writerow([r.club, r.month, r.level, r.form, r.sessions, r.player_sessions, r.amount_sek])
             target = out_dir / slug / f"månad-{month}"
             replace_folder(target, {"index.md": "\n".join(lines) + "\n", "avgifter.csv": buf.getvalue()})
