@@ -148,17 +148,22 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
             event_date=("event_date", "first"), event_name=("event_name", "first"), level=("level", "first"),
             form=("form", "first"), entrants=("entrant", "size"), bp=("bp", "sum"), sp=("sp", "sum"), gp=("gp", "sum"),
             club_name=("club_name", "first"), club=("club", "first")).reset_index()
-        fees = fetch(con, "select * from se_club_fees where organisation = ?", [organisation])
+        fees = fetch(con, "select * from se_club_fees where organisation = ? order by club, month, level, form", [organisation])
         fee_rows: dict[tuple, list] = {}
         for r in fees.itertuples():
             fee_rows.setdefault((r.club, r.month), []).append(r)
-        for (slug, month), g in per_event.groupby(["slug", "month"], sort=True):
-            lines = [f"# {markdown_safe(str(g['club_name'].iloc[0] or slug))} – {month}", "",
+        records = list(zip(*(per_event[c].tolist() for c in ("slug", "month", "event_id", "event_date", "event_name", "level",
+                                                                "form", "entrants", "bp", "sp", "gp", "club_name", "club"))))
+        pages_of = {}
+        for r in records:  # per_event is sorted by club folder, month, event
+            pages_of.setdefault((r[0], r[1]), []).append(r)
+        for (slug, month), g in pages_of.items():
+            lines = [f"# {markdown_safe(str(g[0][11] or slug))} – {month}", "",
                      "| datum | tävling | nivå | form | antal | bp | sp | gp |", "|---|---|---|---|---|---|---|---|"]
-            for e in g.itertuples():
-                lines.append(f"| {e.event_date} | {markdown_safe(str(e.event_name or e.event_id))} | {e.level} | "
-                             f"{e.form} | {e.entrants} | {int(e.bp)} | {int(e.sp)} | {int(e.gp)} |")
-            f = fee_rows.get((g["club"].iloc[0], month), [])
+            for _, _, event_id, event_date, event_name, level, form, entrants, bp, sp, gp, _, _ in g:
+                lines.append(f"| {event_date} | {markdown_safe(str(event_name or event_id))} | {level} | "
+                             f"{form} | {entrants} | {int(bp)} | {int(sp)} | {int(gp)} |")
+            f = fee_rows.get((g[0][12], month), [])
             lines += ["", "| avgift: nivå | form | speltillfällen | spelartillfällen | kr |", "|---|---|---|---|---|"]
             lines += [f"| {r.level} | {r.form} | {r.sessions} | {r.player_sessions} | {r.amount_sek} |" for r in f]
             buf = io.StringIO()

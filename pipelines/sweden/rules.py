@@ -64,7 +64,9 @@ class SwedenRules:
         return self._cache[key]
 
     def _for_date(self, when) -> str:
-        versions = self.tables["rule_versions"].assign(d=lambda d: pd.to_datetime(d["effective_from"]))
+        if ("rule_versions",) not in self._cache:
+            self._cache[("rule_versions",)] = self.tables["rule_versions"].assign(d=lambda d: pd.to_datetime(d["effective_from"]))
+        versions = self._cache[("rule_versions",)]
         ok = versions[versions["d"] <= pd.Timestamp(when)]
         if ok.empty:
             raise SwedenRulesError(f"no Swedish rule version in effect on {pd.Timestamp(when).date()} "

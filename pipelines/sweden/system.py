@@ -418,7 +418,7 @@ class _Batch:
                              f"medlemmar: member number {r.members} is not in the member register; correct the number, or put "
                              "'gäster: ja' in the event file if non-members may play (they get no points)")
             problems.append(("whole file", f"{len(unknown)} unknown member number(s)"))
-        twice = flat[flat["twice"]] if len(flat) and flat["twice"].any() else flat.iloc[:0]
+        twice = flat[flat["twice"]] if len(flat) and flat["twice"].any() else _NO_MEMBERS
         for r in (twice.drop_duplicates("members").itertuples() if len(twice) else ()):
             problems.append((r.location, f"medlemmar: member {r.members} plays for more than one entrant"))
         sections = self.sections[unit]
