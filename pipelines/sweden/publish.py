@@ -47,6 +47,11 @@ def page_rows(rows: pd.DataFrame, home: dict) -> pd.DataFrame:
                        bp_text=_num_column(rows["bp"]), sp_text=_num_column(rows["sp"]), gp_text=_num_column(rows["gp"]))
 
 
+_PAGE_COLUMNS = ["event_id", "event_date", "event_name", "club_name", "level", "form", "competition", "field_size", "boards",
+                 "place", "place_label", "entrant", "members", "names", "bp", "sp", "gp", "rule_version"]
+_EVENTS_PER_SLICE = 4000
+
+
 def _home_clubs(con) -> dict:
     m = fetch(con, "select members.member, coalesce(clubs.name, members.club) as club from se_members members "
                    "left join se_clubs clubs on clubs.club = members.club")
@@ -132,22 +137,36 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     wanted = sorted(set(events.loc[affected, "event_id"].astype(str)) | set(missing))
     if not wanted:
         return written
-    rows = fetch(con, "select * from se_results where organisation = ? and event_id in (select unnest(?)) "
-                      "order by event_id, competition, place", [organisation, wanted])
+    # the page rows once as Arrow (compact), then pages a slice of events at a time: a first run
+    # publishes every event, and Python objects for all their rows at once would need gigabytes
+    table = con.sql(f"select {', '.join(_PAGE_COLUMNS)} from se_results where organisation = ? "
+                    "and event_id in (select unnest(?)) order by event_id, competition, place",
+                    params=[organisation, wanted]).to_arrow_table()
     home = _home_clubs(con)
-    pages = page_rows(rows, home)
-    written += _event_pages(pages, org, organisation, out_dir)
-    # a monthly page per club (the affected months)
-    rows = rows.assign(month=rows["event_date"].astype(str).str[:7])
-    rows = rows[rows["month"].isin(affected_months)]
-    if len(rows):
-        parts = rows["event_id"].astype(str).str.split("/")
-        rows = rows.assign(slug=parts.str[1].where(parts.str.len() >= 3, ""),
-                           **{d: pd.to_numeric(rows[d].astype("float64")) for d in ("bp", "sp", "gp")})
-        per_event = rows.groupby(["slug", "month", "event_id"], sort=True).agg(
-            event_date=("event_date", "first"), event_name=("event_name", "first"), level=("level", "first"),
-            form=("form", "first"), entrants=("entrant", "size"), bp=("bp", "sum"), sp=("sp", "sum"), gp=("gp", "sum"),
-            club_name=("club_name", "first"), club=("club", "first")).reset_index()
+    event = table.column("event_id").to_numpy(zero_copy_only=False)
+    starts = np.flatnonzero(np.r_[True, event[1:] != event[:-1]]) if len(event) else np.array([], dtype="int64")
+    del event
+    for first in range(0, len(starts), _EVENTS_PER_SLICE):
+        begin = int(starts[first])
+        end = int(starts[first + _EVENTS_PER_SLICE]) if first + _EVENTS_PER_SLICE < len(starts) else table.num_rows
+        rows = table.slice(begin, end - begin).to_pandas(types_mapper=pd.ArrowDtype)
+        written += _event_pages(page_rows(rows, home), org, organisation, out_dir)
+        del rows
+    del table
+    # a monthly page per club (the affected months): one row per event, aggregated in SQL
+    if affected_months:
+        per_event = fetch(con, "select event_id, any_value(event_date) as event_date, any_value(event_name) as event_name, "
+                               "any_value(level) as level, any_value(form) as form, count(*) as entrants, sum(bp) as bp, "
+                               "sum(sp) as sp, sum(gp) as gp, any_value(club_name) as club_name, any_value(club) as club "
+                               "from se_results where organisation = ? and strftime(event_date, '%Y-%m') in (select unnest(?)) "
+                               "group by event_id", [organisation, sorted(affected_months)])
+    else:
+        per_event = pd.DataFrame()
+    if len(per_event):
+        parts = per_event["event_id"].astype(str).str.split("/")
+        per_event = per_event.assign(month=per_event["event_date"].astype(str).str[:7],
+                                     slug=parts.str[1].where(parts.str.len() >= 3, ""))
+        per_event = per_event.sort_values(["slug", "month", "event_id"], ignore_index=True)
         fees = fetch(con, "select * from se_club_fees where organisation = ? order by club, month, level, form", [organisation])
         fee_rows: dict[tuple, list] = {}
         for r in fees.itertuples():
