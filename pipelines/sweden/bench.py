@@ -6,7 +6,8 @@ month of history (the night ratio shows whether a night's cost grows with the le
     python -m pipelines.sweden.bench --clubs 300 --months 24     (the issue's size: long, run alone)
     python -m pipelines.sweden.bench --clubs 10 --months 1       (a quick look)
 
-Each run is a child `pointledger run` (its own wall time and peak memory, max RSS). Prints events,
+Each run is a child `pointledger run` (its own wall time, CPU time and peak memory, max RSS; on a
+shared machine the CPU seconds are the steadier figure). Prints events,
 award lines, seconds, events per second, peak memory and the night ratio as JSON.
 """
 from __future__ import annotations
@@ -103,7 +104,8 @@ def _timed_run(inbox: Path, state: Path, data: Path, as_of: date) -> dict:
     if code not in (0, 3):
         raise RuntimeError(f"run failed with exit {code}: {child.stderr.read().decode()}")
     report = json.loads(max((state / "runs").glob("*.json"), key=lambda p: p.stat().st_mtime).read_text())
-    return {"wall_seconds": round(wall, 2), "peak_memory_mib": round(usage.ru_maxrss / 1024, 1),
+    return {"wall_seconds": round(wall, 2), "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+            "peak_memory_mib": round(usage.ru_maxrss / 1024, 1),
             "exit_code": code, "stages": report["durations_seconds"],
             "award_lines": report["award_lines"]["posted"], "quarantined": report["records"]["quarantined"]}
 
@@ -124,15 +126,19 @@ def run(workdir: Path, clubs: int = 300, months: int = 24) -> dict:
     night_month = _timed_run(month_inbox, workdir / "month" / "var", data, as_of)
     return {
         "clubs": clubs, "months": months, "events": events, "award_lines": history["award_lines"],
-        "history_wall_seconds": history["wall_seconds"],
+        "history_wall_seconds": history["wall_seconds"], "history_cpu_seconds": history["cpu_seconds"],
         "events_per_second": round(events / history["wall_seconds"], 1),
+        "events_per_cpu_second": round(events / history["cpu_seconds"], 1),
         "history_peak_memory_mib": history["peak_memory_mib"], "history_stages": history["stages"],
         "night_events": night_events,
-        "night_on_history_wall_seconds": night["wall_seconds"], "night_on_history_stages": night["stages"],
+        "night_on_history_wall_seconds": night["wall_seconds"], "night_on_history_cpu_seconds": night["cpu_seconds"],
+        "night_on_history_stages": night["stages"],
         "night_on_history_peak_memory_mib": night["peak_memory_mib"],
         "one_month_events": month_events,
-        "night_on_one_month_wall_seconds": night_month["wall_seconds"], "night_on_one_month_stages": night_month["stages"],
+        "night_on_one_month_wall_seconds": night_month["wall_seconds"], "night_on_one_month_cpu_seconds": night_month["cpu_seconds"],
+        "night_on_one_month_stages": night_month["stages"],
         "night_ratio": round(night["wall_seconds"] / night_month["wall_seconds"], 2),
+        "night_ratio_cpu": round(night["cpu_seconds"] / night_month["cpu_seconds"], 2),
         "quarantined": history["quarantined"] + night["quarantined"],
     }
 

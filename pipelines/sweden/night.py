@@ -37,7 +37,14 @@ class NightLists:
     def frame(self, unit: int) -> pd.DataFrame:
         """One list's rows as the parser returns them (for the rare per-list checks)."""
         start, stop = self.bounds[unit]
-        return self.rows.iloc[start:stop].reset_index(drop=True)
+        frame = self.rows.iloc[start:stop].reset_index(drop=True)
+        if "members" not in frame:
+            frame.insert(5, "members", frame["members_text"].str.split(" "))
+        return frame
+
+    def drop_member_lists(self) -> None:
+        """The member lists once the players are drawn from them (members_text stays)."""
+        self.rows = self.rows.drop(columns=["members"])
 
 
 def _place(text: str) -> tuple[int, bool] | None:

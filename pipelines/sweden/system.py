@@ -233,6 +233,9 @@ class _Batch:
         self.lists = self._read_lists(units, events)
         parsed = [p for p in (self._parse(i, k, f, events[i]) for i, (k, f) in enumerate(units)) if p is not None]
         parsed.sort(key=lambda p: (p[1]["date"], p[0]))
+        for _, files in units:  # read: the bytes are not needed any more (a first run holds every file)
+            for f in files.values():
+                f.data = b""
         self._history()
         self.pending: list[tuple] = []
         self._night_checks()
@@ -282,6 +285,7 @@ class _Batch:
             played[np.isin(row, np.flatnonzero(has_played))] = rows.loc[has_played, "played"].explode().astype("int64").to_numpy()
         self.players = pd.DataFrame({"row": row, "member": member.to_numpy(), "played": played,
                                      "position": member.groupby(level=0).cumcount().to_numpy()})
+        self.lists.drop_member_lists()  # members_text keeps them (a list per entrant costs ~200 bytes)
         if self.members is None:
             return
         flat = pd.DataFrame({"unit": rows["unit"].to_numpy()[row], "location": rows["location"].to_numpy()[row],
@@ -524,6 +528,7 @@ class _Batch:
                               "competition": [c["competition"] for c in comps]})
         entrants = rows[["unit", "section", "entrant", "place", "hcp_place"]].reset_index(names="row").merge(table, on=["unit", "section"])
         players = self.players.merge(entrants[["row", "competition", "entrant"]], on="row")
+        del self.players
         _, scored = A.score_frames(self.rules, comps, entrants[["competition", "entrant", "place", "hcp_place"]],
                                    players[["competition", "entrant", "member", "played", "position"]])
         return scored
