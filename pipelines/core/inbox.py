@@ -42,43 +42,56 @@ def scan(inbox: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """
     rows, refused = [], []
     if inbox.exists():
-        for folder, dirs, names in os.walk(inbox, followlinks=False):
-            rel_folder = Path(folder).relative_to(inbox)
-            for name in sorted(dirs):
-                if Path(folder, name).is_symlink() and not name.startswith(IGNORED_PREFIXES):
-                    refused.append(_refusal(rel_folder / name, "a link to a folder, not a folder: copy the folder itself "
-                                            "into the inbox (links are not followed); nothing in it was read"))
-            # hidden folders are skipped; symlinked folders are not descended into (os.walk)
-            dirs[:] = sorted(d for d in dirs if not d.startswith(IGNORED_PREFIXES))
-            for name in sorted(names):
-                rel = rel_folder / name
-                if any(part.startswith(IGNORED_PREFIXES) for part in rel.parts):
-                    continue
-                path = Path(folder, name)
-                if not all(_is_utf8(part) for part in rel.parts):
-                    refused.append(_refusal(rel, "the file or folder name is not valid UTF-8 text: rename it "
-                                            "(letters, digits, - and _ are safe); the file was not read"))
-                    continue
-                if path.is_symlink():
-                    refused.append(_refusal(rel, "a link, not a file: copy the file itself into the inbox "
-                                            "(links are not followed); the link was not read"))
-                    continue
-                status = path.lstat()
-                if not stat_regular(status):
-                    refused.append(_refusal(rel, "not a regular file (a device, pipe or socket): put the result "
-                                            "file itself into the inbox"))
-                    continue
-                rows.append(
-                    {
-                        "organisation": rel.parts[0] if len(rel.parts) > 1 else "",
-                        "source_file": rel.as_posix(),
-                        "path": str(path),
-                        "size_bytes": status.st_size,
-                        "mtime_ns": status.st_mtime_ns,
-                    }
-                )
+        _walk(str(inbox), (), rows, refused)
     files = pd.DataFrame(rows, columns=SCAN_COLUMNS).sort_values("source_file", ignore_index=True)
     return files, pd.DataFrame(refused, columns=REFUSED_COLUMNS)
+
+
+def _walk(folder: str, rel_folder: tuple[str, ...], rows: list, refused: list) -> None:
+    """os.walk's top-down order with one directory listing per folder and one lstat per file
+    (DirEntry): a federation's inbox holds hundreds of thousands of files, scanned every night."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:  # as os.walk: an unreadable folder is skipped
+        return
+    dirs, names = [], []
+    for entry in entries:
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        (dirs if is_dir else names).append(entry)
+    dirs.sort(key=lambda e: e.name)
+    names.sort(key=lambda e: e.name)
+    for entry in dirs:
+        if entry.is_symlink() and not entry.name.startswith(IGNORED_PREFIXES):
+            refused.append(_refusal(Path(*rel_folder, entry.name), "a link to a folder, not a folder: copy the folder itself "
+                                    "into the inbox (links are not followed); nothing in it was read"))
+    folder_utf8 = all(_is_utf8(part) for part in rel_folder)
+    organisation = rel_folder[0] if rel_folder else None
+    prefix = "/".join(rel_folder) + "/" if rel_folder else ""
+    for entry in names:
+        name = entry.name
+        if name.startswith(IGNORED_PREFIXES):
+            continue
+        if not (folder_utf8 and _is_utf8(name)):
+            refused.append(_refusal(Path(*rel_folder, name), "the file or folder name is not valid UTF-8 text: rename it "
+                                    "(letters, digits, - and _ are safe); the file was not read"))
+            continue
+        if entry.is_symlink():
+            refused.append(_refusal(Path(*rel_folder, name), "a link, not a file: copy the file itself into the inbox "
+                                    "(links are not followed); the link was not read"))
+            continue
+        status = entry.stat(follow_symlinks=False)
+        if not stat_regular(status):
+            refused.append(_refusal(Path(*rel_folder, name), "not a regular file (a device, pipe or socket): put the result "
+                                    "file itself into the inbox"))
+            continue
+        rows.append((organisation if organisation is not None else "", prefix + name, entry.path,
+                     status.st_size, status.st_mtime_ns))
+    for entry in dirs:  # hidden folders are skipped; links to folders are not descended into
+        if not entry.name.startswith(IGNORED_PREFIXES) and not entry.is_symlink():
+            _walk(entry.path, rel_folder + (entry.name,), rows, refused)
 
 
 def stat_regular(status: os.stat_result) -> bool:

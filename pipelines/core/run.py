@@ -178,8 +178,9 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         files = inbox.classify(files, latest)
         system_of = organisations["system"]
         suffix = files["source_file"].str.extract(r"(\.[^./]+)$")[0].str.lower().fillna("")
+        suffixes_of = {org: get_system(system_of[org]).accepted_suffixes for org in files["organisation"].unique()}
         accepted = pd.Series(
-            [suffix.iloc[i] in get_system(system_of[org]).accepted_suffixes for i, org in enumerate(files["organisation"])],
+            [suf in suffixes_of[org] for suf, org in zip(suffix.tolist(), files["organisation"].tolist())],
             index=files.index, dtype=bool,
         )
         limit_mb = files["organisation"].map(organisations["max_file_mb"]).astype("Float64").fillna(max_file_mb)
