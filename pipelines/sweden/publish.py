@@ -114,10 +114,17 @@ def _event_pages(pages: pd.DataFrame, org: pd.Series, organisation: str, out_dir
     return written
 
 
-def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
+def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path,
+                   scoped=None) -> list[Path]:
+    """The pages of the events of the affected months (and any page found missing), the monthly
+    pages of those months. With `scoped` (a factory of warehouses over some months' lake files),
+    the rows of the affected months are read from those months only, so a night's cost does not
+    follow the size of the history."""
     organisation = org["organisation"]
-    events = fetch(con, "select distinct event_id, strftime(event_date, '%Y-%m') as month from se_results where organisation = ?",
-                   [organisation])
+    # the events of the current result lists (se_results' own current_results, without its names)
+    events = fetch(con, "select distinct r.event_id, strftime(r.event_date, '%Y-%m') as month from lake_se_results r "
+                        "join sources s on s.organisation = r.organisation and s.source_file = r.source_file "
+                        "and s.sha256 = r.source_sha256 where s.is_current and r.organisation = ?", [organisation])
     written = []
     if not len(events):
         return written
@@ -139,9 +146,10 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
         return written
     # the page rows once as Arrow (compact), then pages a slice of events at a time: a first run
     # publishes every event, and Python objects for all their rows at once would need gigabytes
-    table = con.sql(f"select {', '.join(_PAGE_COLUMNS)} from se_results where organisation = ? "
-                    "and event_id in (select unnest(?)) order by event_id, competition, place",
-                    params=[organisation, wanted]).to_arrow_table()
+    source = scoped(organisation, set(affected_months)) if scoped and affected_months and not missing else con
+    table = source.sql(f"select {', '.join(_PAGE_COLUMNS)} from se_results where organisation = ? "
+                       "and event_id in (select unnest(?)) order by event_id, competition, place",
+                       params=[organisation, wanted]).to_arrow_table()
     home = _home_clubs(con)
     event = table.column("event_id").to_numpy(zero_copy_only=False)
     starts = np.flatnonzero(np.r_[True, event[1:] != event[:-1]]) if len(event) else np.array([], dtype="int64")
@@ -155,7 +163,7 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     del table
     # a monthly page per club (the affected months): one row per event, aggregated in SQL
     if affected_months:
-        per_event = fetch(con, "select event_id, any_value(event_date) as event_date, any_value(event_name) as event_name, "
+        per_event = fetch(source, "select event_id, any_value(event_date) as event_date, any_value(event_name) as event_name, "
                                "any_value(level) as level, any_value(form) as form, count(*) as entrants, sum(bp) as bp, "
                                "sum(sp) as sp, sum(gp) as gp, any_value(club_name) as club_name, any_value(club) as club "
                                "from se_results where organisation = ? and strftime(event_date, '%Y-%m') in (select unnest(?)) "
@@ -167,7 +175,8 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
         per_event = per_event.assign(month=per_event["event_date"].astype(str).str[:7],
                                      slug=parts.str[1].where(parts.str.len() >= 3, ""))
         per_event = per_event.sort_values(["slug", "month", "event_id"], ignore_index=True)
-        fees = fetch(con, "select * from se_club_fees where organisation = ? order by club, month, level, form", [organisation])
+        fees = fetch(source, "select * from se_club_fees where organisation = ? and month in (select unnest(?)) "
+                             "order by club, month, level, form", [organisation, sorted(affected_months)])
         fee_rows: dict[tuple, list] = {}
         for r in fees.itertuples():
             fee_rows.setdefault((r.club, r.month), []).append(r)
@@ -193,6 +202,8 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
             target = out_dir / slug / f"månad-{month}"
             replace_folder(target, {"index.md": "\n".join(lines) + "\n", "avgifter.csv": buf.getvalue()})
             written.append(target)
+    if source is not con:
+        source.close()
     return written
 
 

@@ -151,7 +151,7 @@ class SwedenSystem:
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
         from pipelines.sweden.publish import publish_events
 
-        return publish_events(con, org, affected_months, out_dir)
+        return publish_events(con, org, affected_months, out_dir, scoped=ctx.scoped)
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.sweden.publish import explain_player
