@@ -69,8 +69,10 @@ pbn = pbn.replace("2026.11.09", "2024.09.10")
 (org / "bk-ess" / "2024-09-10-tisdag.event.txt").write_text(
     "datum: 2024-09-10\nnamn: Tisdagsbridge (Ruter, PBN)\nnivå: brons\nform: par\nbrickor: 24\nmitchell: ja\n", encoding="utf-8")
 # a simultaneous silver event: two heats and the common list (the 1/5 bonus)
+# (a trailing comment names the list: the same pairs in the same order as another sample list
+# would make it that list sent twice, a duplicate that posts nothing)
 post("bk-lavec", "2024-09-24-simultan-heat", "datum: 2024-09-24\nnamn: Simultansilver, heat Lavec\nnivå: silver\nform: par\nbrickor: 42\nsimultan: ja\n",
-     standings(10, 2, start=0))
+     standings(10, 2, start=0) + "# heat Lavec\n")
 post("orebro-bs", "2024-09-24-simultan-heat", "datum: 2024-09-24\nnamn: Simultansilver, heat Örebro\nnivå: silver\nform: par\nbrickor: 42\nsimultan: ja\n",
      standings(10, 2, start=20))
 post("bk-lavec", "2024-09-24-simultan-gemensam", "datum: 2024-09-24\nnamn: Simultansilver, gemensam lista\nnivå: silver\nform: par\nbrickor: 42\ngemensam_lista: ja\n",
@@ -84,7 +86,7 @@ post("orebro-bs", "2024-09-27-fel-placering", "datum: 2024-09-27\nnivå: brons\n
 # the B-final with carry-over by TK's permission (its winner 11th overall: 4 sp, then bronze), and
 # the C-final without carry-over (a new bronze competition of its 30 pairs)
 finals = "datum: 2024-10-06\nnivå: silver\nform: par\nbrickor: 48\nkval_ronder: 12\nfinal_ronder: 12\nkval_par: 60\n"
-post("uppsala-bk", "2024-10-06-a-final", "namn: Uppsala-silvret, A-final\nfinal: A\n" + finals, standings(10, 2, start=0))
+post("uppsala-bk", "2024-10-06-a-final", "namn: Uppsala-silvret, A-final\nfinal: A\n" + finals, standings(10, 2, start=0) + "# A-final\n")
 post("uppsala-bk", "2024-10-06-b-final", "namn: Uppsala-silvret, B-final\nfinal: B\ncarry_over: ja\nförsta_plac: 11\n"
      "tk_tillstånd: TK 2024/17\n" + finals, standings(20, 2, start=20))
 post("uppsala-bk", "2024-10-06-c-final", "namn: Uppsala-silvret, C-final\nfinal: C\ncarry_over: nej\n"
