@@ -32,6 +32,7 @@ bench: $(STAMP)
 # system's process; crashing inputs and summary.json in bench-out/fuzz/. FUZZ_MINUTES caps the time.
 fuzz: $(STAMP)
 	$(BIN)/python -m pipelines.fuzz campaign --files $(or $(FUZZ_FILES),10000) --jobs $(or $(FUZZ_JOBS),2) \
+	  --batch $(or $(FUZZ_BATCH),25) --chunk 50 \
 	  --seed $(or $(FUZZ_SEED),14) --minutes $(or $(FUZZ_MINUTES),0) --minimise 150 --out bench-out/fuzz
 
 # Runs SIGKILLed at random moments (SOAK_KILLS, at least 30), each night finished, every warehouse

@@ -13,12 +13,13 @@ def _campaign(args) -> int:
 
     summary = run_campaign(args.files, seed=args.seed, jobs=args.jobs, out_dir=Path(args.out), only=args.only or None,
                            timeout=args.timeout, chunk=args.chunk, minimise_budget=args.minimise, minutes=args.minutes,
-                           start=args.start)
+                           start=args.start, batch=args.batch)
     print(f"fuzz campaign: seed {summary['seed']}, {summary['files_per_target']} files per parser, "
           f"{summary['jobs']} process(es), {summary['wall_seconds']} s wall, commit {summary['commit'][:10]}")
-    print(f"{'parser':<22}{'files':>7}{'crashes':>9}{'seconds':>9}")
+    print(f"{'parser':<22}{'files':>7}{'crashes':>9}{'seconds':>9}  per call")
     for name, t in summary["targets"].items():
-        print(f"{name:<22}{t['files']:>7}{t['crashes']:>9}{t['seconds']:>9}")
+        per_call = summary["files_per_process_call"] if t["batched"] else 1
+        print(f"{name:<22}{t['files']:>7}{t['crashes']:>9}{t['seconds']:>9}  {per_call}")
         for signature, s in t["signatures"].items():
             print(f"    {s['count']:>5} × {signature}")
     print(f"crashing inputs and summary.json in {args.out}/")
@@ -52,6 +53,8 @@ def main(argv=None) -> int:
     c.add_argument("--timeout", type=float, default=30.0, help="seconds per file before it counts as a crash")
     c.add_argument("--minutes", type=float, default=0, help="time budget: stop starting files after this many minutes (0: none)")
     c.add_argument("--chunk", type=int, default=25, help="files per work unit")
+    c.add_argument("--batch", type=int, default=1,
+                   help="generated files per process call (a batch with a problem is re-run file by file)")
     c.add_argument("--minimise", type=int, default=0, help="shrink each crash signature's smallest input (process calls each)")
     c.add_argument("--findings", default=None, help="also write fuzz-<system>.md files into this folder")
     c.add_argument("--fail-on-crash", action="store_true", help="exit 1 when any file crashed")

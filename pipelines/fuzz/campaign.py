@@ -144,6 +144,8 @@ class Outcome:
     seconds: float = 0.0
     records_posted: int = 0
     quarantined: int = 0
+    # per group of files scored together (a generated file and its partner): (posted, quarantined)
+    by_group: dict = field(default_factory=dict)
 
 
 def _innermost_project_frame(tb) -> str:
@@ -185,8 +187,11 @@ class Harness:
     def close(self) -> None:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
-    def process(self, target: Target, files: list[tuple[str, bytes]]) -> Outcome:
-        """Pass the files (inbox path, bytes) to the target system's `process` as one batch."""
+    def process(self, target: Target, files: list[tuple[str, bytes]], groups: dict[str, str] | None = None) -> Outcome:
+        """Pass the files (inbox path, bytes) to the target system's `process` as one batch.
+
+        `groups` maps each path to the generated file it belongs to (a batch of several generated
+        files, each with its partner); without it the whole batch is one group."""
         from pipelines.core.system import SourceFile, get_system
 
         org = self.organisations.loc[target.organisation]
@@ -213,7 +218,8 @@ class Harness:
         try:
             batch = system.process(self.ctx, org, sources, active, set())
             signal.setitimer(signal.ITIMER_PROF, 0)
-            problems = check_batch(batch, system, [s.source_file for s in sources], self.ctx, grouped=bool(target.partner))
+            problems = check_batch(batch, system, [s.source_file for s in sources], self.ctx, grouped=bool(target.partner),
+                                   groups=groups)
         except Timeout:
             return Outcome(False, f"Timeout (over {self.timeout:g} s of CPU)", "", time.perf_counter() - start)
         except Exception as error:  # noqa: BLE001 - that is what the campaign looks for
@@ -226,12 +232,21 @@ class Harness:
         seconds = time.perf_counter() - start
         if problems:
             return Outcome(False, problems[0][0], "\n".join(d for _, d in problems), seconds)
+        group_of = groups or {}
+        posted = Counter()
+        for source_file, n in zip(batch.records["source_file"].astype(str), batch.records["records_posted"]):
+            posted[group_of.get(source_file, "")] += int(n)
+        held = Counter(group_of.get(f, "") for f in batch.quarantine["source_file"].astype(str))
+        by_group = {g: (n, held[g]) for g, n in posted.items()}
         return Outcome(True, seconds=seconds, records_posted=int(batch.records["records_posted"].sum()),
-                       quarantined=len(batch.quarantine))
+                       quarantined=len(batch.quarantine), by_group=by_group)
 
 
-def check_batch(batch, system, source_files: list[str], ctx, grouped: bool = False) -> list[tuple[str, str]]:
-    """What the nightly run would reject or silently lose in a SystemBatch: (signature, detail)."""
+def check_batch(batch, system, source_files: list[str], ctx, grouped: bool = False,
+                groups: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """What the nightly run would reject or silently lose in a SystemBatch: (signature, detail).
+
+    `groups` (path -> generated file) judges files scored together per group in a batch of several."""
     from pipelines.core import ledger
     from pipelines.core.validation import describe_failures, failure_cases
     from schemas.ledger import AwardLine, EventRecord, QuarantineDraft
@@ -269,8 +284,11 @@ def check_batch(batch, system, source_files: list[str], ctx, grouped: bool = Fal
     # Files scored together (a JCBL event file and its standings file) are judged as a group:
     # when the standings are quarantined, the event file rightly posts nothing of its own.
     quarantined = batch.quarantine["source_file"].astype(str).value_counts() if len(batch.quarantine) else pd.Series(dtype=int)
+    group_of = groups or {}
+    group_held = Counter(group_of.get(f, "") for f in batch.quarantine["source_file"].astype(str))
     for row in records.itertuples():
-        alone = int(quarantined.get(str(row.source_file), 0)) == 0 and (not grouped or len(batch.quarantine) == 0)
+        group_quarantined = group_held[group_of.get(str(row.source_file), "")]
+        alone = int(quarantined.get(str(row.source_file), 0)) == 0 and (not grouped or group_quarantined == 0)
         if int(row.records_posted) == 0 and alone:
             problems.append(("Accounting: no record posted and no quarantine row (silently empty)", str(row.source_file)))
     return problems
@@ -299,6 +317,8 @@ class ChunkResult:
     crashes: list[Crash] = field(default_factory=list)
     posted_files: int = 0
     slowest: float = 0.0
+    rerun_batches: int = 0  # batches with a problem, run again file by file
+    batched: bool | None = None  # several files per `process` call (None: no file ran)
 
 
 _HARNESS: Harness | None = None
@@ -315,35 +335,126 @@ def _worker_init(data_dir: str | None, timeout: float) -> None:
 
 
 def _run_chunk(args) -> ChunkResult:
-    target, start, stop, seed, inbox, out_dir, deadline = args
+    target, start, stop, seed, inbox, out_dir, deadline, batch = args
     harness = _HARNESS
     result = ChunkResult(target.name)
+    inbox = Path(inbox)
+    indices = []
     for index in range(start, stop):
         if deadline and time.time() > deadline:
             break  # the time budget is spent: the summary says how many files ran
-        seed_file, data, applied = generate(target, index, seed, Path(inbox), _CACHE)
-        files = [(seed_file, data)]
-        partner = target.partner_of(seed_file)
-        if partner:
-            files.append((partner, (Path(inbox) / partner).read_bytes()))
-        outcome = harness.process(target, files)
-        result.files += 1
+        indices.append(index)
+    generated = {i: generate(target, i, seed, inbox, _CACHE) for i in indices}
+    result.batched = bool(indices) and batch > 1 and _batchable(harness, target, inbox)
+    if result.batched:
+        for first in range(0, len(indices), batch):
+            _run_batch(harness, target, indices[first:first + batch], generated, inbox, out_dir, result)
+    else:
+        for index in indices:
+            _run_one(harness, target, index, generated[index], inbox, out_dir, result)
+    return result
+
+
+def _files_of(target: Target, seed_file: str, data: bytes, inbox: Path, folder: str = "") -> list[tuple[str, bytes]]:
+    """A generated file with its unmutated partner; in `folder` (a sub-folder beside the seed) when given."""
+    def place(rel: str) -> str:
+        return str(PurePosixPath(rel).parent / folder / PurePosixPath(rel).name) if folder else rel
+
+    files = [(place(seed_file), data)]
+    partner = target.partner_of(seed_file)
+    if partner:
+        files.append((place(partner), (inbox / partner).read_bytes()))
+    return files
+
+
+def _run_one(harness: Harness, target: Target, index: int, made: tuple, inbox: Path, out_dir, result: ChunkResult) -> None:
+    """File `index` alone through `process`: the authority on what a generated file does."""
+    seed_file, data, applied = made
+    outcome = harness.process(target, _files_of(target, seed_file, data, inbox))
+    result.seconds += outcome.seconds
+    result.slowest = max(result.slowest, outcome.seconds)
+    _judge(harness, target, index, made, outcome, outcome.records_posted, outcome.quarantined, inbox, out_dir, result)
+
+
+def _judge(harness, target, index, made, outcome: Outcome, posted: int, quarantined: int, inbox, out_dir,
+           result: ChunkResult) -> None:
+    seed_file, data, applied = made
+    result.files += 1
+    if outcome.ok and not set(applied) & LOSSY:
+        baseline = _baseline(harness, target, seed_file, target.partner_of(seed_file), inbox)
+        if posted < baseline and quarantined == 0:
+            outcome = Outcome(False, SILENT_LOSS, f"{posted} record(s) posted, {baseline} from the "
+                              f"unmutated {seed_file}, and no quarantine row; mutations: {', '.join(applied)}",
+                              outcome.seconds)
+    if outcome.ok:
+        result.posted_files += posted > 0
+        return
+    crash = Crash(target.name, index, seed_file, applied, outcome.signature, outcome.detail, len(data))
+    if out_dir:
+        crash.saved_as = save_input(Path(out_dir), target, crash, data)
+    result.crashes.append(crash)
+
+
+def _run_batch(harness: Harness, target: Target, indices: list[int], generated: dict, inbox: Path, out_dir,
+               result: ChunkResult) -> None:
+    """Several generated files in one `process` call (each in its own sub-folder, with its partner).
+
+    The fixed cost of a call (validation, DuckDB, frames) is paid once for the batch. A batch with
+    any problem is run again file by file, and only what a file does alone counts as its crash; a
+    problem that only the batch shows is recorded as such ("BatchOnly: ...") on its first file."""
+    files, groups = [], {}
+    for index in indices:
+        seed_file, data, _ = generated[index]
+        for rel, content in _files_of(target, seed_file, data, inbox, folder=f"fuzz-{index:05d}"):
+            files.append((rel, content))
+            groups[rel] = str(index)
+    outcome = harness.process(target, files, groups)
+    if outcome.ok:
         result.seconds += outcome.seconds
-        result.slowest = max(result.slowest, outcome.seconds)
-        if outcome.ok and not set(applied) & LOSSY:
-            baseline = _baseline(harness, target, seed_file, partner, Path(inbox))
-            if outcome.records_posted < baseline and outcome.quarantined == 0:
-                outcome = Outcome(False, SILENT_LOSS, f"{outcome.records_posted} record(s) posted, {baseline} from the "
-                                  f"unmutated {seed_file}, and no quarantine row; mutations: {', '.join(applied)}",
-                                  outcome.seconds)
-        if outcome.ok:
-            result.posted_files += outcome.records_posted > 0
-            continue
-        crash = Crash(target.name, index, seed_file, applied, outcome.signature, outcome.detail, len(data))
+        result.slowest = max(result.slowest, outcome.seconds / len(indices))
+        for index in indices:
+            posted, held = outcome.by_group.get(str(index), (0, 0))
+            _judge(harness, target, index, generated[index], outcome, posted, held, inbox, out_dir, result)
+        return
+    result.rerun_batches += 1
+    crashes_before = len(result.crashes)
+    for index in indices:
+        seconds_before = result.seconds
+        seed_file, data, applied = generated[index]
+        single = harness.process(target, _files_of(target, seed_file, data, inbox))
+        result.seconds = seconds_before + single.seconds
+        result.slowest = max(result.slowest, single.seconds)
+        _judge(harness, target, index, generated[index], single, single.records_posted, single.quarantined, inbox,
+               out_dir, result)
+    if len(result.crashes) == crashes_before:
+        first = indices[0]
+        seed_file, data, applied = generated[first]
+        crash = Crash(target.name, first, seed_file, applied, f"BatchOnly: {outcome.signature}",
+                      f"files {indices[0]}..{indices[-1]} together; every file alone is fine\n{outcome.detail}", len(data))
         if out_dir:
             crash.saved_as = save_input(Path(out_dir), target, crash, data)
         result.crashes.append(crash)
-    return result
+
+
+_BATCHABLE: dict = {}
+
+
+def _batchable(harness: Harness, target: Target, inbox: Path) -> bool:
+    """A target's files may share a `process` call when its unmutated seed files, each in its own
+    sub-folder and all in one call, post exactly what each posts alone (a system that reads a
+    file's folder, e.g. to find a series file beside a match, is run file by file)."""
+    if target.name not in _BATCHABLE:
+        seeds = list(target.seeds[:8])
+        files, groups = [], {}
+        for i, seed_file in enumerate(seeds):
+            for rel, content in _files_of(target, seed_file, (inbox / seed_file).read_bytes(), inbox, folder=f"fuzz-{i:05d}"):
+                files.append((rel, content))
+                groups[rel] = str(i)
+        together = harness.process(target, files, groups)
+        alone = [_baseline(harness, target, f, target.partner_of(f), inbox) for f in seeds]
+        _BATCHABLE[target.name] = together.ok and all(
+            together.by_group.get(str(i), (0, 0))[0] == n for i, n in enumerate(alone))
+    return _BATCHABLE[target.name]
 
 
 # Mutations after which fewer records may rightly post without a word: the lines are gone.
@@ -390,7 +501,7 @@ def git_commit(what: str = "HEAD", *path: str) -> str:
 def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2, out_dir: Path | None = None,
                  only: list[str] | None = None, inbox: Path | None = None, data_dir: Path | None = None,
                  timeout: float = 30.0, chunk: int = 25, minimise_budget: int = 0, minutes: float = 0, start: int = 0,
-                 log=print) -> dict:
+                 batch: int = 1, log=print) -> dict:
     """Run the campaign; returns the summary (also written to <out_dir>/summary.json)."""
     from pipelines.core.settings import DEFAULT_INBOX
 
@@ -406,7 +517,7 @@ def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2,
     # interleave the targets, so that a time budget cuts every parser's share alike
     # files start .. start + files_per_target - 1 of each target (a later campaign can go on where one stopped)
     end = start + files_per_target
-    tasks = [(t, first, min(first + chunk, end), seed, str(inbox), str(out_dir) if out_dir else None, deadline)
+    tasks = [(t, first, min(first + chunk, end), seed, str(inbox), str(out_dir) if out_dir else None, deadline, batch)
              for first in range(start, end, chunk) for t in chosen]
     by_target = {t.name: ChunkResult(t.name) for t in chosen}
     wall = {t.name: [None, None] for t in chosen}
@@ -435,6 +546,7 @@ def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2,
         "first_file": start,
         "jobs": jobs,
         "timeout_seconds": timeout,
+        "files_per_process_call": batch,
         "time_budget_minutes": minutes or None,
         "wall_seconds": round(total, 1),
         "targets": {},
@@ -461,6 +573,8 @@ def run_campaign(files_per_target: int, seed: int = DEFAULT_SEED, jobs: int = 2,
             "files_with_records_posted": r.posted_files,
             "seconds": round(r.seconds, 1),
             "slowest_file_seconds": round(r.slowest, 2),
+            "batched": bool(r.batched),
+            "batches_rerun_file_by_file": r.rerun_batches,
             "signatures": dict(sorted(signatures.items(), key=lambda kv: -kv[1]["count"])),
         }
     if out_dir:  # written before the shrinking too: hours of files are never lost to it
@@ -478,6 +592,8 @@ def _merge(into: ChunkResult, part: ChunkResult) -> None:
     into.crashes.extend(part.crashes)
     into.posted_files += part.posted_files
     into.slowest = max(into.slowest, part.slowest)
+    into.rerun_batches += part.rerun_batches
+    into.batched = part.batched if part.batched is not None else into.batched
 
 
 # -- shrinking a crashing input ---------------------------------------------------------------------
@@ -539,8 +655,8 @@ def minimise_all(summary: dict, chosen: list[Target], inbox: Path, data_dir, tim
     try:
         for t in chosen:
             for signature, s in summary["targets"][t.name]["signatures"].items():
-                if signature == SILENT_LOSS:
-                    continue  # judged against the unmutated file outside `process`: not shrunk
+                if signature == SILENT_LOSS or signature.startswith("BatchOnly: "):
+                    continue  # judged outside one file's `process` (against the unmutated file, or a batch): not shrunk
                 smallest = s["smallest"]
                 _, data, _ = generate(t, smallest["index"], summary["seed"], inbox)
                 small = minimise(harness, t, smallest["seed_file"], data, signature, inbox, budget)

@@ -330,6 +330,14 @@ class SeriesNight:
     def _final(self, f: File) -> None:
         club = _club_dir(f.source_file)
         sid = PurePosixPath(f.source_file).name[: -len(FINAL_SUFFIX)]
+        beside = f"{club}/{sid}{FINAL_SUFFIX}"
+        if f.source_file != beside:
+            # the final's awards are the series' (one event per series): a second final of the
+            # same series in a sub-folder would award its bonuses twice, so it is never read
+            self.quarantine.append((f.source_file, "whole file", f"the final standings of series {sid!r} are read only "
+                                    f"beside its series file, as {beside}; move this file there (or remove it if "
+                                    "it is a copy)"))
+            return
         info, sfile = self.series_of(club, sid)
         if info is None:
             why = (f"waiting for the series file {club}/{sid}{SERIES_SUFFIX} (table, divisions, double ...; docs/sweden-series.md)"

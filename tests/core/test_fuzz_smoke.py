@@ -134,3 +134,29 @@ def test_mutate_is_deterministic_by_seed():
     again = [m.mutate(data, random.Random(f"14/x/{i}")) for i in range(50)]
     assert first == again
     assert len({d for d, _ in first}) > 25  # and they differ from file to file
+
+
+def test_batched_files_share_a_process_call_and_a_failing_batch_is_judged_file_by_file(tmp_path, monkeypatch):
+    from pipelines.fuzz import campaign as c
+
+    calls = []
+    real = c.Harness.process
+
+    def process(self, target, files, groups=None):
+        outcome = real(self, target, files, groups)
+        calls.append(len(set((groups or {}).values())) or 1)
+        if groups and len(set(groups.values())) == 4 and "3" in groups.values():
+            return c.Outcome(False, "Injected: the batch of files 0-3 fails together")
+        return outcome
+
+    monkeypatch.setattr(c.Harness, "process", process)
+    monkeypatch.setattr(c, "_BATCHABLE", {})
+    summary = run_campaign(8, seed=DEFAULT_SEED, jobs=1, out_dir=tmp_path, only=["mahjong-text"], timeout=120,
+                           chunk=8, batch=4)
+    t = summary["targets"]["mahjong-text"]
+    assert t["files"] == 8 and t["batched"] and summary["files_per_process_call"] == 4
+    assert 4 in calls  # two calls of 4 generated files each (besides the baselines, alone)
+    # files 0-3 failed together and each passed alone: one BatchOnly crash on file 0, saved
+    assert t["batches_rerun_file_by_file"] == 1
+    assert list(t["signatures"]) == ["BatchOnly: Injected: the batch of files 0-3 fails together"]
+    assert t["signatures"]["BatchOnly: Injected: the batch of files 0-3 fails together"]["smallest"]["index"] == 0

@@ -281,3 +281,26 @@ def test_page_escapes_names_and_a_bad_final_is_quarantined_with_its_line(office)
     assert "place 1 is given twice" in got["line 3"]
     assert "lag: expected a team of the series' matches (Lag <Ek> & Co, Lag Gran), found 'Lag Okänd'" == got["line 4"]
     assert holdings(office) == {e: 16 for e in E[:4]}  # the match stands; no bonus, no closing lines
+
+
+def test_a_copy_of_the_final_in_a_sub_folder_is_quarantined_and_the_series_awards_once(office):
+    # found by the mutation campaign's batches: two final standings of one series (the second in a
+    # sub-folder) both became "internal error" quarantine, the good one included. One series has
+    # one final, beside its series file; the copy is quarantined with where the final belongs.
+    office.post(f"{SERIES}.series.txt", SERIES_FILE)
+    office.post(f"{SERIES}/r1-ek-gran.match.txt", match(1, "2026-10-01", "Lag Ek", "Lag Gran", 18, 12,
+                                                        halves(E[:4], E[:3] + [E[4]], G, G)))
+    office.post(f"{SERIES}/r1-tall-bjork.match.txt", match(1, "2026-10-01", "Lag Tall", "Lag Björk", 15, 15,
+                                                           halves(T[:4], T[:3] + [T[4]], B, B)))
+    final = "plac;lag\n1;Lag Ek\n2;Lag Tall\n3;Lag Gran\n4;Lag Björk\n"
+    office.post(f"{SERIES}.final.csv", final)
+    office.post(f"{CLUB}/kopia/klubbserien.final.csv", "# a copy\n" + final)
+    assert office.run(date(2026, 10, 2)).exit_code == 3
+    q = office.query("select source_file, reason from quarantine")
+    assert list(q["source_file"]) == [f"{CLUB}/kopia/klubbserien.final.csv"]
+    assert list(q["reason"]) == [f"the final standings of series 'klubbserien' are read only beside its series file, "
+                                 f"as {SERIES}.final.csv; move this file there (or remove it if it is a copy)"]
+    # B2 bonus for 4 teams: 30 bp to each Ek member with at least 1/3 of the team's 2 halves
+    # (all five played at least one half); shares 16/16/16/8/8 are whole: no closing lines
+    fin = lines_of(office, f"{SERIES}.final.csv")
+    assert sorted(zip(fin["player_id"], [Decimal(p) for p in fin["points"]])) == [(e, Decimal(30)) for e in E]
