@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test bench clean fuzz soak
+.PHONY: setup run test bench clean fuzz soak docs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,12 @@ run: $(STAMP)
 	@$(BIN)/pointledger run --inbox data/samples/inbox --state var; rc=$$?; \
 	 if [ $$rc -eq 3 ]; then echo "(exit 3: some sample input was quarantined on purpose; see the quarantine view)"; exit 0; fi; \
 	 exit $$rc
+
+# The README's table of warehouse relations, from sql/warehouse/dictionary.toml (and, with a
+# warehouse in var/, the browsable data dictionary in var/dictionary/)
+docs: $(STAMP)
+	$(BIN)/python -m pipelines.core.dictionary
+	@if [ -f var/warehouse.duckdb ]; then $(BIN)/pointledger docs --state var; fi
 
 test: $(STAMP)
 	$(BIN)/pytest -q -n auto --dist loadfile

@@ -326,5 +326,28 @@ def explain(player: str, event_id: str | None, state_dir: Path | None, data_dir:
         click.echo(line)
 
 
+
+@main.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for index.html and dictionary.md (default: <state>/dictionary).")
+@_state_option
+@_config_option
+def docs(out_dir: Path | None, state_dir: Path | None, config_file: Path | None) -> None:
+    """The analysts' data dictionary: every view and table of the warehouse, its grain, columns,
+    types and an example query (index.html, searchable; dictionary.md).
+
+    Exit 0: written. 1: no warehouse yet. 5: configuration.
+    """
+    from pipelines.core.dictionary import write_docs
+
+    office = _office(config_file, state=state_dir)
+    paths = StatePaths(office.state)
+    if not paths.warehouse.exists():
+        console.print(f"[red]no warehouse at {paths.warehouse}: run `pointledger run` first[/red]")
+        sys.exit(1)
+    for path in write_docs(paths.warehouse, out_dir or Path(office.state) / "dictionary"):
+        click.echo(f"wrote {path}")
+
+
 if __name__ == "__main__":
     main()

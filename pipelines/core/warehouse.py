@@ -17,6 +17,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from pipelines.core.dictionary import apply_comments
 from pipelines.core.sql import connect, sql_text
 from schemas.common import arrow_schema
 from schemas.ledger import AwardLine, EventRecord, QuarantineRecord, RecomputationRecord, SourceRecord
@@ -159,6 +160,8 @@ def define(
     for view in CORE_VIEWS + system_views:
         relation = view.split("/")[-1]
         con.execute(f"create or replace view {relation} as {sql_text(view)}")
+    if materialised:  # the warehouse file: every relation and column says what it is (dictionary.toml)
+        apply_comments(con)
 
 
 def _update_in_place(
