@@ -44,7 +44,9 @@ def _quote(text: str) -> str:
 
 
 def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: list[Path]) -> None:
-    """`lake_<table>`: the given Parquet files, or an empty relation of the right columns."""
+    """`internal.lake_<table>`: the given Parquet files, or an empty relation of the right columns
+    (schema `internal`: the analysts' schema `main` holds only what the data dictionary documents)."""
+    con.execute("create schema if not exists internal")
     if files:
         listing = ", ".join(_quote(str(Path(f).resolve())) for f in files)
         # by name over the union of the files' columns: a file written before the model gained a
@@ -55,10 +57,10 @@ def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: l
         types = dict(con.execute(f"select column_name, column_type from (describe select * from _model_{table})").fetchall())
         con.unregister(f"_model_{table}")
         columns = ", ".join(_quote_name(c) if c in have else f"cast(null as {t}) as {_quote_name(c)}" for c, t in types.items())
-        con.execute(f"create or replace view lake_{table} as select {columns} from {source}")
+        con.execute(f"create or replace view internal.lake_{table} as select {columns} from {source}")
     else:
         con.register(f"_empty_{table}", arrow_schema(model).empty_table())
-        con.execute(f"create or replace table lake_{table} as select * from _empty_{table}")
+        con.execute(f"create or replace table internal.lake_{table} as select * from _empty_{table}")
         con.unregister(f"_empty_{table}")
 
 
@@ -147,7 +149,8 @@ def define(
     scoped connections)."""
     for table, (model, files) in lake_files.items():
         if materialised:
-            con.execute(f'create or replace view lake_{table} as select * exclude (_lake_file) from lake."{table}"')
+            con.execute("create schema if not exists internal")
+            con.execute(f'create or replace view internal.lake_{table} as select * exclude (_lake_file) from lake."{table}"')
         else:
             create_lake_view(con, table, model, files)
     for name, frame in data_tables.items():

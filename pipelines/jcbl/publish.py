@@ -111,7 +111,7 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
             continue
         replace_folder(target, render_event(g.reset_index(drop=True), org))
         written.append(target)
-    ever = fetch(con, "select distinct event_id, event_date from lake_jcbl_standings where organisation = ?", [organisation])
+    ever = fetch(con, "select distinct event_id, event_date from internal.lake_jcbl_standings where organisation = ?", [organisation])
     remove_withdrawn_events(out_dir, organisation, ever, current, affected_months)
     return written
 

@@ -100,7 +100,7 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
             replace_folder(target, render_event(list(group), org))
             written.append(target)
     # events whose list no longer stands (corrected away, fully quarantined): no page, as in a fresh run
-    ever = fetch(con, "select distinct event_id, event_date from lake_se_results where organisation = ?", [organisation])
+    ever = fetch(con, "select distinct event_id, event_date from internal.lake_se_results where organisation = ?", [organisation])
     remove_withdrawn_events(out_dir, organisation, ever, set(rows["event_id"]) if len(rows) else set(), affected_months)
     # a monthly page per club (and none for a club month whose every event was withdrawn)
     ever_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(ever["event_id"], ever["event_date"]) if str(e).count("/") >= 2}

@@ -3,7 +3,7 @@
 with
 
 lake_awards as (
-    select * from lake_awards
+    select * from internal.lake_awards
 )
 
 select award_id, count(*) as times_posted

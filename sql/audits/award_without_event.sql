@@ -4,11 +4,11 @@
 with
 
 lake_awards as (
-    select * from lake_awards where entry_type = 'award'
+    select * from internal.lake_awards where entry_type = 'award'
 ),
 
 lake_events as (
-    select * from lake_events
+    select * from internal.lake_events
 )
 
 select lake_awards.award_id, lake_awards.event_id, lake_awards.source_file

@@ -5,7 +5,7 @@
 with
 
 lake_sources as (
-    select * from lake_sources
+    select * from internal.lake_sources
 ),
 
 sequenced as (

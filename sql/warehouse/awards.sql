@@ -4,7 +4,7 @@
 with
 
 lake_awards as (
-    select * from lake_awards
+    select * from internal.lake_awards
 )
 
 select

@@ -4,7 +4,7 @@
 with
 
 lake_backgammon_results as (
-    select * from lake_backgammon_results
+    select * from internal.lake_backgammon_results
 ),
 
 current_sources as (

@@ -14,7 +14,7 @@ awards as (
 ),
 
 lake_backgammon_results as (
-    select * from lake_backgammon_results
+    select * from internal.lake_backgammon_results
 ),
 
 clubs as (

@@ -8,7 +8,7 @@
 with
 
 lake_bridge_board_results as (
-    select * from lake_bridge_board_results
+    select * from internal.lake_bridge_board_results
 ),
 
 current_sources as (

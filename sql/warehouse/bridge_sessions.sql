@@ -4,7 +4,7 @@
 with
 
 lake_bridge_sessions as (
-    select * from lake_bridge_sessions
+    select * from internal.lake_bridge_sessions
 ),
 
 current_sources as (

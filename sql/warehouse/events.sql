@@ -4,7 +4,7 @@
 with
 
 lake_events as (
-    select * from lake_events
+    select * from internal.lake_events
 ),
 
 current_sources as (

@@ -6,7 +6,7 @@
 with
 
 lake_jcbl_standings as (
-    select * from lake_jcbl_standings
+    select * from internal.lake_jcbl_standings
 ),
 
 current_sources as (

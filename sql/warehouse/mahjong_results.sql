@@ -3,7 +3,7 @@
 with
 
 lake_mahjong_results as (
-    select * from lake_mahjong_results
+    select * from internal.lake_mahjong_results
 ),
 
 current_sources as (

@@ -8,7 +8,7 @@
 with
 
 lake_quarantine as (
-    select * from lake_quarantine
+    select * from internal.lake_quarantine
 ),
 
 sources as (

@@ -7,7 +7,7 @@
 with
 
 lake_recomputations as (
-    select * from lake_recomputations
+    select * from internal.lake_recomputations
 )
 
 select

@@ -7,7 +7,7 @@
 with
 
 lake_results as (
-    select * from lake_se_results
+    select * from internal.lake_se_results
 ),
 
 current_sources as (

@@ -7,7 +7,7 @@
 with
 
 lake_matches as (
-    select * from lake_se_series_matches
+    select * from internal.lake_se_series_matches
 ),
 
 current_sources as (

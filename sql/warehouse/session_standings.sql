@@ -8,7 +8,7 @@
 with
 
 lake_bridge_session_standings as (
-    select * from lake_bridge_session_standings
+    select * from internal.lake_bridge_session_standings
 ),
 
 current_sources as (

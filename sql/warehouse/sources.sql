@@ -9,7 +9,7 @@
 with
 
 lake_sources as (
-    select * from lake_sources
+    select * from internal.lake_sources
 ),
 
 ranked as (

@@ -5,7 +5,7 @@
 with
 
 lake_bridge_team_matches as (
-    select * from lake_bridge_team_matches
+    select * from internal.lake_bridge_team_matches
 ),
 
 current_sources as (

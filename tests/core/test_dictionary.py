@@ -40,6 +40,9 @@ def test_every_relation_and_column_an_analyst_queries_has_a_comment_in_the_datab
     con = duckdb.connect(str(state / "warehouse.duckdb"), read_only=True)
     try:
         assert D.gaps(con) == []
+        # the lake is out of the analysts' way: nothing internal in the schema they query
+        assert con.sql("select count(*) from duckdb_views() where schema_name = 'main' and view_name like 'lake%'").fetchall() == [(0,)]
+        assert con.sql("select count(*) from duckdb_views() where schema_name = 'internal'").fetchall()[0][0] > 10
         cols = con.sql("select table_name, column_name, comment from duckdb_columns() where schema_name = 'main' "
                        "and table_name not like 'lake%' and not internal").fetchall()
         assert cols and [c for c in cols if not c[2]] == []

@@ -18,7 +18,9 @@ def game(day: int, first: str) -> str:
 
 
 def views(con) -> list[str]:
-    return [v for (v,) in con.sql("select view_name from duckdb_views() where not internal order by 1").fetchall()]
+    # schema-qualified: the analysts' views (main) and the internal lake relations they read
+    return [v for (v,) in con.sql("select schema_name || '.' || view_name from duckdb_views() where not internal "
+                                  "order by 1").fetchall()]
 
 
 def test_a_copied_state_folder_answers_every_view_from_another_directory(office, tmp_path):
@@ -27,22 +29,22 @@ def test_a_copied_state_folder_answers_every_view_from_another_directory(office,
     office.post("sofu-mahjong/a.txt", game(3, "E"))  # a correction: reversal lines too
     office.run()
     original = duckdb.connect(str(office.state / "warehouse.duckdb"), read_only=True)
-    expected = {v: original.sql(f'select * from "{v}" order by all').fetchall() for v in views(original)}
+    expected = {v: original.sql(f'select * from {v} order by all').fetchall() for v in views(original)}
     original.close()
     moved = tmp_path / "laptop" / "state"
     shutil.copytree(office.state, moved)
     shutil.rmtree(office.state)  # the lake is gone: the copy must not need it
     code = ("import duckdb, sys, json; con = duckdb.connect(sys.argv[1], read_only=True); "
-            "vs = [v for (v,) in con.sql(\"select view_name from duckdb_views() where not internal\").fetchall()]; "
-            "print(json.dumps({v: con.sql(f'select count(*) from \"{v}\"').fetchall()[0][0] for v in vs}))")
+            "vs = [v for (v,) in con.sql(\"select schema_name || '.' || view_name from duckdb_views() where not internal\").fetchall()]; "
+            "print(json.dumps({v: con.sql(f'select count(*) from {v}').fetchall()[0][0] for v in vs}))")
     done = subprocess.run([sys.executable, "-c", code, "warehouse.duckdb"], cwd=moved, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     counts = __import__("json").loads(done.stdout)
     assert counts == {v: len(rows) for v, rows in expected.items()}
-    assert counts["awards"] == 12  # 4 lines, 4 reversals, 4 new lines
+    assert counts["main.awards"] == 12  # 4 lines, 4 reversals, 4 new lines
     copy = duckdb.connect(str(moved / "warehouse.duckdb"), read_only=True)
     for v, rows in expected.items():
-        assert copy.sql(f'select * from "{v}" order by all').fetchall() == rows, v
+        assert copy.sql(f'select * from {v} order by all').fetchall() == rows, v
 
 
 def test_the_row_store_follows_compaction_and_corrections(office):
@@ -57,7 +59,7 @@ def test_the_row_store_follows_compaction_and_corrections(office):
     files = lake.committed_files("awards")
     on_disk = duckdb.sql("select count(*) from read_parquet(?)", params=[[str(f) for f in files]]).fetchall()[0][0]
     assert on_disk == 10 * 4 + 4 + 4
-    assert len(office.query("select * from lake_awards")) == on_disk
+    assert len(office.query("select * from internal.lake_awards")) == on_disk
     stored = duckdb.connect(str(paths.warehouse_rows), read_only=True)
     recorded = {f for (f,) in stored.sql("select file from lake._files where lake_table = 'awards'").fetchall()}
     stored.close()
