@@ -462,6 +462,9 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
         [{"run_id": r["run_id"], "as_of": r.get("as_of"), "started_at": r.get("started_at")} for r in lake.runs],
         columns=["run_id", "as_of", "started_at"],
     )
+    # dates as DATE, timestamps as TIMESTAMP (UTC) in the warehouse, like every other relation
+    runs = runs.assign(as_of=pd.to_datetime(runs["as_of"]).dt.date,
+                       started_at=pd.to_datetime(runs["started_at"], utc=True).dt.tz_convert(None))
     lake_files = {table: (model, lake.committed_files(table)) for table, model in models.items()}
     tmp = warehouse.build(paths.warehouse, lake_files, tables, system_views, runs,
                           rows_db=paths.warehouse_rows, lake_root=paths.lake)

@@ -97,6 +97,8 @@ def test_pointledger_docs_writes_the_dictionary_with_the_warehouse_types(state, 
         assert f'<section id="{relation}"' in html and f"## `{relation}`" in md
     # types as the database holds them (AwardLine.points is DECIMAL(12,2); posted_on a DATE)
     assert "| `points` | DECIMAL(12,2) |" in md and "| `posted_on` | DATE |" in md
+    # the runs table too: dates as DATE, timestamps as TIMESTAMP
+    assert "| `as_of` | DATE | The run date. |" in md and "| `started_at` | TIMESTAMP | When the run started (UTC). |" in md
     # the example query is escaped like any text of the page
     assert "where organisation = &#39;sofu-mahjong&#39;" in html
 
