@@ -474,6 +474,7 @@ def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
     standings = fetch(con, "select * from se_series_standings where series like ? order by series, night, place, team",
                       [organisation + "/%"])
     if standings.empty:
+        _remove_withdrawn_series(out_dir, [])
         return []
     players = fetch(con, """
         select split_part(a.event_id, '#', 1) as series, a.player_id as member, coalesce(m.name, '') as name,
@@ -504,4 +505,16 @@ def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
         target = out_dir / club / f"serie-{sid}"
         replace_folder(target, {"index.html": html, "spelare.csv": buf.getvalue()})
         written.append(target)
+    _remove_withdrawn_series(out_dir, written)
     return written
+
+
+def _remove_withdrawn_series(out_dir: Path, standing: list[Path]) -> None:
+    """The page of a series with no standing match left (its files withdrawn, corrected away or
+    quarantined) goes, as a fresh run would not write it. `con` is the whole warehouse, so every
+    series that still stands is in `standing`."""
+    import shutil
+
+    for folder in out_dir.glob("*/serie-*"):
+        if folder not in standing and (folder / "index.html").is_file():
+            shutil.rmtree(folder)

@@ -304,3 +304,25 @@ def test_a_copy_of_the_final_in_a_sub_folder_is_quarantined_and_the_series_award
     # (all five played at least one half); shares 16/16/16/8/8 are whole: no closing lines
     fin = lines_of(office, f"{SERIES}.final.csv")
     assert sorted(zip(fin["player_id"], [Decimal(p) for p in fin["points"]])) == [(e, Decimal(30)) for e in E]
+
+
+def test_a_withdrawn_series_loses_its_page_as_in_a_fresh_run(office):
+    office.post(f"{SERIES}.series.txt", SERIES_FILE)
+    office.post(f"{SERIES}/r1-ek-gran.match.txt", match(1, "2026-10-01", "Lag Ek", "Lag Gran", 18, 12,
+                                                        halves(E[:4], E[:4], G, G)))
+    other = f"{CLUB}/vinterserien"
+    office.post(f"{other}.series.txt", SERIES_FILE.replace("klubbserien", "vinterserien"))
+    office.post(f"{other}/r1.match.txt", match(1, "2026-10-01", "Lag Tall", "Lag Björk", 18, 12,
+                                               halves(T[:4], T[:4], B, B), series="vinterserien"))
+    assert office.run(date(2026, 10, 2)).exit_code == 0
+    pages = office.state / "publications" / ORG / "malmo-bk"
+    assert (pages / "serie-klubbserien" / "index.html").is_file() and (pages / "serie-vinterserien" / "index.html").is_file()
+    # the winter series' only match is corrected into a version that is quarantined (a VP that
+    # is not a number): its lines are reversed, the series has no standing match, and its page
+    # goes as a fresh run would not write it; the other series' page stays
+    office.post(f"{other}/r1.match.txt", match(1, "2026-10-01", "Lag Tall", "Lag Björk", "arton", 12,
+                                               halves(T[:4], T[:4], B, B), series="vinterserien"))
+    assert office.run(date(2026, 10, 3)).exit_code == 3
+    assert not (pages / "serie-vinterserien").exists()
+    assert (pages / "serie-klubbserien" / "index.html").is_file()
+    assert holdings(office) == {e: 16 for e in E[:4]}  # Ek won 18-12: 64 × 2/8 each; Tall's lines reversed
