@@ -173,9 +173,10 @@ class SeriesNight:
     """The series files of one night of one organisation (matches, series files, final standings)."""
 
     def __init__(self, ctx, organisation: str, root: Path, members: pd.DataFrame | None, season_of, rules_dir: Path,
-                 printed_b2: pd.DataFrame, held: list[str]):
+                 printed_b2: pd.DataFrame, held: list[str], retry_all_held: bool = False):
         self.ctx, self.organisation, self.root, self.members = ctx, organisation, root, members
         self.season_of, self.printed_b2, self.held = season_of, printed_b2, held
+        self.retry_all_held = retry_all_held
         self.rules = SR.load_series_rules(rules_dir)
         self.quarantine: list[tuple[str, str, str]] = []
         self.posted: dict[str, int] = {}
@@ -214,6 +215,13 @@ class SeriesNight:
                         g = _load(self.root, path)
                         if g is not None and self._series_id(g) == info["series_id"]:
                             by_role["series_match"].append(g)
+        if self.retry_all_held:  # a new member register: every held match is read again
+            queued = {f.source_file for f in by_role["series_match"]}
+            for path in self.held:
+                if path not in self.tonight and path not in queued and role(path) == "series_match":
+                    g = _load(self.root, path)
+                    if g is not None:
+                        by_role["series_match"].append(g)
         parsed = [p for p in (self._parse_match(f) for f in by_role["series_match"]) if p is not None]
         if parsed:
             self._post_matches(parsed)
@@ -419,18 +427,21 @@ def _held_matches(ctx, organisation: str) -> list[str]:
     return sorted(str(f) for f in held["source_file"])
 
 
-def run_night(batch, files: list) -> dict[str, pd.DataFrame]:
+def run_night(batch, files: list, register_tonight: bool = False) -> dict[str, pd.DataFrame]:
     """Scores the series files of a Swedish batch (system._Batch) and adds its ledger lines, event
-    records, quarantine and counts to it; returns the lake tables."""
+    records, quarantine and counts to it; returns the lake tables. `register_tonight`: a new
+    member register came tonight, so matches held back (e.g. for a member number it did not
+    know yet) are read again."""
     from pipelines.sweden.system import season_label
     from schemas.common import empty_frame
 
-    if not files:
+    retry = register_tonight or any(role(f.source_file) == "series_file" for f in files)
+    held = _held_matches(batch.ctx, batch.organisation) if retry else []
+    if not files and not held:
         return {"se_series_matches": empty_frame(SeSeriesMatch)}
-    held = _held_matches(batch.ctx, batch.organisation) if any(role(f.source_file) == "series_file" for f in files) else []
     night = SeriesNight(batch.ctx, batch.organisation, batch.root, batch.members,
                         lambda d: season_label(d, batch.start_month), Path(batch.ctx.data_dir) / "rules" / "sweden",
-                        batch.rules.printed["B2bonus"], held)
+                        batch.rules.printed["B2bonus"], held, retry_all_held=register_tonight)
     night.run([File(f.source_file, f.sha256, f.data, True) for f in files])
     batch.quarantine.extend(night.quarantine)
     batch.posted.update(night.posted)

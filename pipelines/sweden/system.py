@@ -242,7 +242,7 @@ class _Batch:
         comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
         _, players = A.score(self.rules, comps) if comps else (None, None)
         self._post_all(players)
-        series_tables = SB.run_night(self, batch["series"])
+        series_tables = SB.run_night(self, batch["series"], register_tonight=bool(batch["register"]))
         result = self._result()
         result.tables.update(series_tables)
         return result

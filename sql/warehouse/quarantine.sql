@@ -4,7 +4,10 @@
 -- quarantined is still the current version at its path (a corrected file resolves it; its own
 -- new problems are rows of the run that read it). For a file refused unread (a link, a name,
 -- an unknown organisation), it is while the latest run still reports it.
--- `resolved_by_run`: the run that read the later version of the file, when resolved.
+-- A file version held back whole (status quarantined: e.g. a result list or match waiting for a member register or its
+-- series file) and posted unchanged by a later run, which read it again from the inbox, is
+-- resolved by that run too: its problem no longer stands though the version is still current.
+-- `resolved_by_run`: the run that read the later version of the file (or posted the held one).
 with
 
 lake_quarantine as (
@@ -19,14 +22,39 @@ latest_run as (
     select max(run_id) as run_id from runs
 ),
 
+later_posts as (
+    -- the runs that posted events of each file version
+    select organisation, source_file, source_sha256, run_id
+    from internal.lake_events
+    group by all
+),
+
 versions as (
     select
         organisation,
         source_file,
         run_id,
         is_current,
+        sha256,
+        status,
         lead(run_id) over (partition by organisation, source_file order by run_id) as next_run_id
     from sources
+),
+
+held_then_posted as (
+    -- per quarantining run and file version: the first later run that posted that version
+    select
+        later_posts.organisation,
+        later_posts.source_file,
+        later_posts.source_sha256,
+        quarantined.run_id as quarantined_in,
+        min(later_posts.run_id) as run_id
+    from later_posts
+    inner join (select distinct organisation, source_file, run_id from lake_quarantine) as quarantined
+        on quarantined.organisation = later_posts.organisation
+        and quarantined.source_file = later_posts.source_file
+        and later_posts.run_id > quarantined.run_id
+    group by all
 )
 
 select
@@ -37,13 +65,19 @@ select
     lake_quarantine.reason,
     lake_quarantine.record,
     case
-        when versions.run_id is not null then versions.is_current
+        when versions.run_id is not null then versions.is_current and held_then_posted.run_id is null
         else lake_quarantine.run_id = latest_run.run_id
     end as is_open,
-    versions.next_run_id as resolved_by_run
+    coalesce(versions.next_run_id, held_then_posted.run_id) as resolved_by_run
 from lake_quarantine
 cross join latest_run
 left join versions
     on versions.organisation = lake_quarantine.organisation
     and versions.source_file = lake_quarantine.source_file
     and versions.run_id = lake_quarantine.run_id
+left join held_then_posted
+    on held_then_posted.organisation = lake_quarantine.organisation
+    and held_then_posted.source_file = lake_quarantine.source_file
+    and held_then_posted.quarantined_in = lake_quarantine.run_id
+    and held_then_posted.source_sha256 = versions.sha256
+    and versions.status = 'quarantined'  -- held back whole; a partly posted file is not re-judged here

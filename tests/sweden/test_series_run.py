@@ -326,3 +326,27 @@ def test_a_withdrawn_series_loses_its_page_as_in_a_fresh_run(office):
     assert not (pages / "serie-vinterserien").exists()
     assert (pages / "serie-klubbserien" / "index.html").is_file()
     assert holdings(office) == {e: 16 for e in E[:4]}  # Ek won 18-12: 64 × 2/8 each; Tall's lines reversed
+
+
+def test_a_match_held_for_an_unknown_member_posts_when_the_new_register_arrives():
+    # the register knows the 600 members of se_helpers except the newcomer 299999 (Ek's e4 seat)
+    import tempfile
+    from pathlib import Path
+
+    o = Office(Path(tempfile.mkdtemp(prefix="se-held-")))
+    register(o)
+    o.post(f"{SERIES}.series.txt", SERIES_FILE)
+    newcomer = "299999"
+    o.post(f"{SERIES}/r1-ek-gran.match.txt", match(1, "2026-10-01", "Lag Ek", "Lag Gran", 18, 12,
+                                                   halves(E[:3] + [newcomer], E[:3] + [newcomer], G, G)))
+    assert o.run(date(2026, 10, 2)).exit_code == 3
+    q = o.query("select reason from quarantine where source_file = ?", [f"{SERIES}/r1-ek-gran.match.txt"])
+    assert list(q["reason"]) == [f"member number {newcomer} is not in the member register; "
+                                 "name the players of each half by member number"]
+    assert holdings(o) == {}
+    # the office sends the new register with the newcomer; the match file is not sent again
+    register(o, members=MEMBERS + [newcomer])
+    assert o.run(date(2026, 10, 3)).exit_code == 0
+    # Ek won 18-12: 64 bp × 2/8 halves = 16 to each of e1-e3 and the newcomer
+    assert holdings(o) == {E[0]: 16, E[1]: 16, E[2]: 16, newcomer: 16}
+    assert o.query("select count(*) as n from quarantine where is_open")["n"][0] == 0
