@@ -90,7 +90,8 @@ def publish_points_race(con: duckdb.DuckDBPyConnection, org: pd.Series, affected
 
     club = org["organisation"]
     start = season_start_month(org)
-    race = fetch(con, "select * from backgammon_standings where club = ? order by season, as_of, rank, player", [club])
+    race = fetch(con, "select * from backgammon_standings where organisation = ? order by season, as_of, rank, player_id",
+                 [club]).rename(columns={"organisation": "club", "player_id": "player"})  # the page's columns
     race = race.assign(month=race["as_of"].astype("string").str.slice(0, 7))
     touched = {(_season_of_month(m, start), m) for m in affected_months if _MONTH.match(m)}
     written = []
@@ -117,11 +118,11 @@ def explain_points_race(con: duckdb.DuckDBPyConnection, player_id: str) -> list[
         con,
         """
         with latest as (
-            select *, count(*) over (partition by club, season, as_of) as field
+            select *, count(*) over (partition by organisation, season, as_of) as field
             from backgammon_standings
-            qualify as_of = max(as_of) over (partition by club, season)
+            qualify as_of = max(as_of) over (partition by organisation, season)
         )
-        select * from latest where player = ? order by club, season
+        select * from latest where player_id = ? order by organisation, season
         """,
         [player_id],
     )

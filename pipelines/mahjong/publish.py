@@ -34,9 +34,9 @@ _CHART_PLAYERS = 5
 def _leaderboard(con: duckdb.DuckDBPyConnection, organisation: str, period: str) -> pd.DataFrame:
     return fetch(
         con,
-        "select * from mahjong_leaderboard where organisation = ? and period = ? order by as_of, rank nulls last, average desc, player",
+        "select * from mahjong_leaderboard where organisation = ? and period = ? order by as_of, rank nulls last, average desc, player_id",
         [organisation, period],
-    )
+    ).rename(columns={"player_id": "player"})  # the page's column: the player as the posts name them
 
 
 def _rank_labels(ranks: pd.Series) -> pd.Series:
@@ -167,7 +167,7 @@ def explain_leaderboard(con: duckdb.DuckDBPyConnection, player_id: str) -> list[
         con,
         """
         select * from mahjong_leaderboard
-        where player = ?
+        where player_id = ?
         qualify as_of = max(as_of) over (partition by organisation, period)
         order by organisation, period
         """,

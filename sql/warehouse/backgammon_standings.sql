@@ -1,5 +1,5 @@
 -- backgammon_standings
--- Grain: one row per (club, season, as_of, player): the club master points race of a club's
+-- Grain: one row per (organisation, season, as_of, player_id): the club master points race of a club's
 -- season as of a month end. One snapshot per month of the season (as_of = the month's last day)
 -- up to the month of the club's latest event; months before a season's first event have no rows.
 -- Everything comes from the ledger: an award line counts +1 event and its matches won, a
@@ -131,11 +131,11 @@ ranked as (
 )
 
 select
-    club,
+    club as organisation,
     season,
     as_of,
     rank,
-    player,
+    player as player_id,
     events,
     matches_won,
     points,

@@ -1,5 +1,5 @@
 -- mahjong_leaderboard
--- Grain: one row per (league, period, as_of, player): a month-end snapshot of a ranking period.
+-- Grain: one row per (league, period, as_of, player_id): a month-end snapshot of a ranking period.
 -- Games and points come from the ledger (award lines count +1 game, reversals −1), so a
 -- corrected post changes the leaderboard exactly as it changes the ledger.
 -- Bonus: +bonus_points_per_step for every full bonus_games_step games above min_games, under the
@@ -117,7 +117,7 @@ select
     period_end,
     as_of,
     case when eligible then rank() over (partition by organisation, period, as_of, eligible order by average desc) end as rank,
-    player,
+    player as player_id,
     games,
     points,
     bonus,

@@ -164,7 +164,7 @@ def awards_by_event(office, where: str = "") -> dict[str, dict[str, Decimal]]:
 
 def standing(office, as_of: str) -> dict[str, tuple]:
     rows = office.query(
-        "select player, rank, rank_label, events, matches_won, points from backgammon_standings where as_of = ?",
+        "select player_id as player, rank, rank_label, events, matches_won, points from backgammon_standings where as_of = ?",
         [date.fromisoformat(as_of)],
     )
     return {r.player: (r.rank, r.rank_label, r.events, r.matches_won, r.points) for r in rows.itertuples()}
@@ -484,7 +484,7 @@ def test_a_season_can_start_in_another_month(office, tmp_path):
     office.post("autumnclub/a.csv", results_file("2025-08-26", "August", club="autumnclub", rows=["Ann Ash,1st,3", "Bob Best,,0"]))
     office.post("autumnclub/b.csv", results_file("2025-09-02", "September", club="autumnclub", rows=["Ann Ash,1st,3", "Bob Best,,0"]))
     assert nightly.run(office.inbox, office.state, AS_OF, data_dir=data).exit_code == nightly.EXIT_OK
-    seasons = office.query("select distinct season, as_of from backgammon_standings where club = 'autumnclub' order by as_of")
+    seasons = office.query("select distinct season, as_of from backgammon_standings where organisation = 'autumnclub' order by as_of")
     assert [(s, str(a)) for s, a in zip(seasons["season"], seasons["as_of"])] == [
         ("2024-25", "2025-08-31"), ("2025-26", "2025-09-30")]
     balances = office.query("select season, sum(points) as p from balances where organisation = 'autumnclub' group by season")

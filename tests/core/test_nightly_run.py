@@ -78,7 +78,7 @@ def test_a_corrected_file_reverses_and_reposts(office):
     balances = office.query("select player_id, points, award_lines from balances order by player_id").set_index("player_id")
     assert balances.loc["C", "points"] == Decimal("0") and balances.loc["D", "points"] == Decimal("2")
     assert (balances["award_lines"] == 1).all()
-    board = office.query("select player, games, points from mahjong_leaderboard order by player").set_index("player")
+    board = office.query("select player_id, games, points from mahjong_leaderboard order by player_id").set_index("player_id")
     assert board.loc["C", "games"] == 1 and board.loc["C", "points"] == Decimal("0")
     # events and results show only the current version
     assert len(office.query("select * from events")) == 1

@@ -359,7 +359,7 @@ def test_backgammon_x_y_x_counts_the_event_once():
         assert office.query("select count(*) as n from events")["n"].iloc[0] == 1
         race = office.query(
             "select events, matches_won, cast(points as varchar) as points from backgammon_standings "
-            "where player = 'Rosa Quinn' qualify as_of = max(as_of) over ()"
+            "where player_id = 'Rosa Quinn' qualify as_of = max(as_of) over ()"
         )
         assert race.to_dict("records") == [{"events": 1, "matches_won": 5, "points": "5.00"}]
         balance = office.query("select cast(sum(points) as varchar) as p from balances where player_id = 'Rosa Quinn'")

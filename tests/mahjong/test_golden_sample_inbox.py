@@ -113,7 +113,7 @@ def test_every_leaderboard_snapshot_equals_the_reference(golden, period_start, p
     got = {
         (player, games_, points, int(bonus), total, average, eligible, rank)
         for player, games_, points, bonus, total, average, eligible, rank in con.sql(
-            "select player, games, points, bonus, total, average, eligible, rank from mahjong_leaderboard "
+            "select player_id, games, points, bonus, total, average, eligible, rank from mahjong_leaderboard "
             "where period_start = ? and as_of = ?",
             params=[period_start, as_of],
         ).fetchall()
@@ -127,7 +127,7 @@ def test_documented_final_figures(golden):
     rows = {
         player: (rank, games, str(total), str(average))
         for player, rank, games, total, average in con.sql(
-            "select player, rank, games, total, average from mahjong_leaderboard where as_of = date '2026-11-30'"
+            "select player_id, rank, games, total, average from mahjong_leaderboard where as_of = date '2026-11-30'"
         ).fetchall()
     }
     assert rows["ぽん太"] == (1, 61, "253.50", "4.156")

@@ -29,7 +29,7 @@ def test_sixty_games_and_180_points_make_182(office):
     post_games(office, "2026-11-05", games[30:], "d2")
     office.run()
     row = office.query(
-        "select * from mahjong_leaderboard where player = 'P' and as_of = date '2026-11-30'"
+        "select * from mahjong_leaderboard where player_id = 'P' and as_of = date '2026-11-30'"
     ).iloc[0]
     assert (row["games"], row["points"], row["bonus"], row["total"]) == (60, Decimal("180"), Decimal("2"), Decimal("182"))
     assert row["average"] == Decimal("3.033")  # 182 / 60 = 3.0333…
@@ -43,7 +43,7 @@ def test_average_87_over_23_and_the_seed_erratum(office):
     y_games = [("Y", "G1", "G2", "G3")] * 9 + [("G1", "Y", "G2", "G3")] * 5 + [("G1", "G2", "G3", "Y")] * 9
     post_games(office, "2026-10-10", x_games + y_games, "d1")
     office.run()
-    rows = office.query("select player, games, total, average from mahjong_leaderboard where player in ('X', 'Y') order by player")
+    rows = office.query("select player_id, games, total, average from mahjong_leaderboard where player_id in ('X', 'Y') order by player_id")
     assert rows["games"].tolist() == [23, 23]
     assert rows["total"].tolist() == [Decimal("87"), Decimal("83")]
     assert rows["average"].tolist() == [Decimal("3.783"), Decimal("3.609")]
@@ -53,8 +53,8 @@ def test_minimum_games_and_games_needed(office):
     post_games(office, "2026-10-10", [("A", "B", "C", "D")] * 19 + [("A", "B", "C", "E")], "d1")
     office.run()
     rows = office.query(
-        "select player, games, eligible, rank, games_needed from mahjong_leaderboard order by player"
-    ).set_index("player")
+        "select player_id, games, eligible, rank, games_needed from mahjong_leaderboard order by player_id"
+    ).set_index("player_id")
     assert rows.loc["A", "games"] == 20 and bool(rows.loc["A", "eligible"]) and rows.loc["A", "rank"] == 1
     assert rows.loc["D", "games"] == 19 and not bool(rows.loc["D", "eligible"])
     assert rows.loc["D", "games_needed"] == 1 and rows["rank"].isna()["D"]
@@ -66,7 +66,7 @@ def test_ties_on_the_average_share_a_rank(office):
     games = [("A", "B", "C", "D"), ("B", "A", "C", "D")] * 10
     post_games(office, "2026-10-10", games, "d1")
     office.run()
-    rows = office.query("select player, average, rank from mahjong_leaderboard order by player").set_index("player")
+    rows = office.query("select player_id, average, rank from mahjong_leaderboard order by player_id").set_index("player_id")
     assert rows.loc["A", "average"] == rows.loc["B", "average"] == Decimal("5.5")
     assert rows.loc["A", "rank"] == rows.loc["B", "rank"] == 1
     assert rows.loc["C", "rank"] == 3  # "3", not "2": two players share 1st
@@ -76,7 +76,7 @@ def test_one_snapshot_per_month_end_and_final_at_period_end(office):
     post_games(office, "2026-10-10", [("A", "B", "C", "D")] * 2, "d1")
     post_games(office, "2026-11-10", [("D", "C", "B", "A")] * 1, "d2")
     office.run()
-    rows = office.query("select as_of, games, points from mahjong_leaderboard where player = 'A' order by as_of")
+    rows = office.query("select as_of, games, points from mahjong_leaderboard where player_id = 'A' order by as_of")
     assert [str(d) for d in rows["as_of"]] == ["2026-10-31", "2026-11-30"]
     assert rows["games"].tolist() == [2, 3]
     assert rows["points"].tolist() == [Decimal("14"), Decimal("14")]
@@ -86,6 +86,6 @@ def test_season_one_periods_have_no_games_bonus(office):
     # 桜華杯 Aug–Sep 2026 is under season 1 rules: 40 games give no bonus.
     post_games(office, "2026-08-10", [("A", "B", "C", "D")] * 40, "d1")
     office.run()
-    row = office.query("select * from mahjong_leaderboard where player = 'A'").iloc[0]
+    row = office.query("select * from mahjong_leaderboard where player_id = 'A'").iloc[0]
     assert row["period_name"] == "桜華杯" and str(row["period_start"]) == "2026-08-01"
     assert row["bonus"] == Decimal("0") and row["total"] == Decimal("280")
