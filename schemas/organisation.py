@@ -23,6 +23,8 @@ class Organisation(pa.DataFrameModel):
     # the `[options]` table of the settings file as JSON: system-specific settings that the rule
     # system validates with its own schema
     options: str = pa.Field()
+    # the language of the published site's fixed texts (data/site/messages.csv)
+    language: str = pa.Field(isin=["en", "ja", "sv"])
     settings_file: str = pa.Field()
 
     class Config:

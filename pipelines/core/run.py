@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core import inbox, ledger, quarantine_report, warehouse
+from pipelines.core import inbox, ledger, quarantine_report, site, warehouse
 from pipelines.core.dates import month_keys
 from pipelines.core.lake import Lake, StagedRun, write_json_atomically
 from pipelines.core.processing import process_isolated
@@ -493,6 +493,10 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             report = quarantine_report.publish(con, organisation, out_dir)
             if report is not None:
                 published.append(str(report))
+            # the site's index and player pages link what the systems published (pipelines/core/site.py)
+            names = system.player_names(con, org) if hasattr(system, "player_names") else None
+            published.extend(str(p) for p in site.publish_organisation(con, org, out_dir, ctx.run_id, ctx.data_dir, names))
+        published.append(str(site.publish_site_index(paths.publications, organisations, ctx.data_dir)))
     finally:
         con.close()
     return published

@@ -1,6 +1,8 @@
 """Where things live, and the organisation settings read from data/."""
 from __future__ import annotations
 
+from typing import Literal
+
 import importlib.resources
 import json
 import tomllib
@@ -98,6 +100,7 @@ class OrganisationSettings(BaseModel):
     game_total: int | None = None
     season_start_month: int | None = None
     max_file_mb: int | None = None
+    language: Literal["en", "ja", "sv"] = "en"
     options: dict = {}
 
 
@@ -123,6 +126,7 @@ def load_organisations(data_dir: Path = DATA_DIR, enabled: list[str] | None = No
                 "season_start_month": settings.get("season_start_month"),
                 "max_file_mb": settings.get("max_file_mb"),
                 "options": json.dumps(settings.get("options", {}), ensure_ascii=False, default=str),
+                "language": settings.get("language", "en"),
                 "settings_file": path.as_posix(),
             }
         )

@@ -155,6 +155,12 @@ class SwedenSystem:
 
         return publish_events(con, org, affected_months, out_dir) + SB.publish_series(con, org, out_dir)
 
+    def player_names(self, con, org) -> pd.DataFrame:
+        """Names beside member numbers on the site's player pages (the member register)."""
+        from pipelines.core.sql import fetch
+
+        return fetch(con, "select member as player_id, name from se_members where organisation = ?", [org["organisation"]])
+
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.sweden.publish import explain_player
 

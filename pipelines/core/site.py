@@ -1,0 +1,147 @@
+"""The publication site's shared pages (issue 15): an index per organisation and one across
+organisations, and a page per player for every system with a ledger.
+
+Every rule system writes its own pages (events, periods, series); this module links them: the
+organisation's index lists every page it published (by the page's own title) and every player
+with a balance, searchable by name or number in the browser (the list is plain HTML: readable
+without scripts). A player page shows the player's balances per season and denomination and
+every standing award line with its basis ("why did I get 0.34?").
+
+Pages carry no run ids or run dates: the stamp is the latest event date of the organisation's
+standing lines and the rule versions behind them, so the same ledger gives the same bytes however
+many nights it took (the history-equals-fresh tests compare them). A night rewrites the index and
+the pages of the players whose lines it posted or reversed (and any page missing), so its cost
+follows its input.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from pipelines.core.publishing import replace_folder
+from pipelines.core.sql import fetch
+
+_TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
+                         autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
+_TITLE = re.compile(r"<title>(.*?)</title>", re.S | re.I)
+PLAYERS = "players"
+
+
+@cache
+def _messages(path: Path) -> dict[str, dict[str, str]]:
+    from schemas.site import SiteMessage
+
+    table = SiteMessage.validate(pd.read_csv(path, dtype=str, keep_default_na=False))
+    return {lang: dict(zip(table["key"], table[lang])) for lang in ("en", "ja", "sv")}
+
+
+def messages(data_dir: Path, language: str) -> dict[str, str]:
+    """The fixed texts in the organisation's language (data/site/messages.csv)."""
+    return _messages(Path(data_dir) / "site" / "messages.csv")[language]
+
+
+def player_slug(player_id: str) -> str:
+    """The permalink of a player's page: readable (letters and digits of any script kept) and
+    unique (a hash of the exact id), the same from run to run."""
+    readable = re.sub(r"[^\w]+", "-", unicodedata.normalize("NFKC", player_id), flags=re.U).strip("-_")[:40]
+    digest = hashlib.sha1(player_id.encode("utf-8")).hexdigest()[:8]
+    return f"{readable}-{digest}" if readable else digest
+
+
+def published_pages(out_dir: Path) -> list[dict]:
+    """Every page a rule system published for the organisation (not the index, not player pages):
+    its path relative to the organisation's folder and its own title."""
+    pages = []
+    for page in sorted(out_dir.rglob("index.html")):
+        rel = page.relative_to(out_dir)
+        if rel.parts[0] in (PLAYERS, "index.html"):
+            continue
+        head = page.read_text(encoding="utf-8", errors="replace")[:4000]
+        found = _TITLE.search(head)
+        title = re.sub(r"\s+", " ", found.group(1)).strip() if found else rel.parent.as_posix()
+        pages.append({"href": rel.as_posix(), "title": _unescape(title), "folder": rel.parent.as_posix()})
+    return pages
+
+
+def _unescape(text: str) -> str:
+    # the titles are HTML already; they are escaped again when this index renders them
+    import html
+
+    return html.unescape(text)
+
+
+def standing_lines(con, organisation: str) -> pd.DataFrame:
+    """The organisation's award lines that stand (not reversed): what a fresh run would post."""
+    return fetch(con, """
+        select player_id, denomination, season, event_id, event_date, points, basis, source_file, location, rule_version
+        from awards
+        where organisation = ? and entry_type = 'award'
+          and award_id not in (select reverses_award_id from awards where organisation = ? and entry_type = 'reversal')
+        order by player_id, event_date, event_id, denomination, points, basis
+        """, [organisation, organisation])
+
+
+def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
+                         names: pd.DataFrame | None = None) -> list[Path]:
+    """The organisation's index and the player pages this run touched (or that are missing).
+    `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
+    register); where the id is the name (mahjong, backgammon) there are none."""
+    organisation = org["organisation"]
+    name_of = dict(zip(names["player_id"].astype(str), names["name"].astype(str))) if names is not None and len(names) else {}
+    text = messages(data_dir, org.get("language") or "en")
+    lines = standing_lines(con, organisation)
+    balances = fetch(con, "select player_id, season, denomination, points, award_lines from balances "
+                          "where organisation = ? order by player_id, season, denomination", [organisation])
+    stamp = {
+        "as_of": str(lines["event_date"].max()) if len(lines) else "",
+        "rule_versions": ", ".join(sorted(lines["rule_version"].astype(str).unique())) if len(lines) else "",
+    }
+    players = sorted(set(balances["player_id"].astype(str)))
+    slugs = {p: player_slug(p) for p in players}
+    folder = out_dir / PLAYERS
+    touched = set(fetch(con, "select distinct player_id from awards where organisation = ? and run_id = ?",
+                        [organisation, run_id])["player_id"].astype(str))
+    written = []
+    for player in players:
+        page = folder / f"{slugs[player]}.html"
+        if player not in touched and page.is_file():
+            continue
+        mine = lines[lines["player_id"] == player]
+        html = _TEMPLATES.get_template("player.html.j2").render(
+            t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
+            name=name_of.get(player, ""), stamp=stamp,
+            balances=balances[balances["player_id"] == player].to_dict("records"),
+            lines=mine.assign(event_date=mine["event_date"].astype(str), points=mine["points"].astype(str)).to_dict("records"))
+        folder.mkdir(parents=True, exist_ok=True)
+        page.write_text(html, encoding="utf-8")
+        written.append(page)
+    if folder.is_dir():  # a player whose every line was reversed has no page, as in a fresh run
+        wanted = {f"{s}.html" for s in slugs.values()}
+        for page in folder.glob("*.html"):
+            if page.name not in wanted:
+                page.unlink()
+    index = _TEMPLATES.get_template("site_index.html.j2").render(
+        t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
+        pages=published_pages(out_dir), quarantine=(out_dir / "quarantine" / "index.html").is_file(),
+        players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html"} for p in players])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "index.html").write_text(index, encoding="utf-8")
+    written.append(out_dir / "index.html")
+    return written
+
+
+def publish_site_index(publications: Path, organisations: pd.DataFrame, data_dir: Path) -> Path:
+    """publications/index.html: every organisation with a published index."""
+    text = messages(data_dir, "en")
+    orgs = [{"href": f"{o}/index.html", "name": row["display_name"], "id": o}
+            for o, row in organisations.sort_index().iterrows() if (publications / o / "index.html").is_file()]
+    page = publications / "index.html"
+    publications.mkdir(parents=True, exist_ok=True)
+    page.write_text(_TEMPLATES.get_template("site_all.html.j2").render(t=text, organisations=orgs), encoding="utf-8")
+    return page

@@ -1,0 +1,100 @@
+"""The publication site's shared pages (issue 15): the index per organisation and across
+organisations, player pages with balances and every standing line, in the organisation's language.
+Points are the mahjong seed's: 1st 7, 2nd 4, 3rd 2, 4th 0 (no bust, no 3-koro: every score is at
+least 10000 and the 2nd at least 20000)."""
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from office import Office
+from pipelines.core.settings import DATA_DIR
+from pipelines.core.site import player_slug
+from schemas.site import SiteMessage
+
+ORG = "sofu-mahjong"
+
+
+def game(day: int, order: list[str]) -> str:
+    return f"2026-11-{day:02d}\n" + "".join(f"・{i + 1}位{p} {40000 - 10000 * i}\n" for i, p in enumerate(order))
+
+
+def page(office: Office, rel: str) -> str:
+    return (office.state / "publications" / rel).read_text(encoding="utf-8")
+
+
+def hrefs(html: str) -> list[str]:
+    return re.findall(r'href="([^"#]+)"', html)
+
+
+def test_index_and_player_pages_from_the_ledger(office):
+    office.post(f"{ORG}/a.txt", game(3, ["A", "B", "C", "D"]))
+    office.post(f"{ORG}/b.txt", game(4, ["B", "A", "C", "<script>x</script>"]))
+    assert office.run().exit_code == 0
+    index = page(office, f"{ORG}/index.html")
+    # Japanese fixed texts (language = "ja"); every player listed; the script is text
+    assert "プレーヤー (5)" in index and "<script>x</script>" not in index and "&lt;script&gt;x&lt;/script&gt;" in index
+    # every link of the index resolves to a file of the site
+    for href in hrefs(index):
+        assert (office.state / "publications" / ORG / href).resolve().is_file(), href
+    # the leaderboard page of the period is listed by its own title
+    assert "ランキング" in index
+    # A: 1st (7) + 2nd (4) = 11.00 in one season, two standing lines with their basis
+    a = page(office, f"{ORG}/players/{player_slug('A')}.html")
+    assert '<td class="num">11.00</td><td class="num">2</td>' in a
+    assert a.count('<td class="date">2026-11-0') == 2 and "1st 7 = 7" in a and "2nd 4 = 4" in a
+    top = page(office, "index.html")
+    assert f'href="{ORG}/index.html"' in top
+
+
+def test_a_corrected_game_shows_the_standing_lines_only_and_equals_a_fresh_run(office, tmp_path):
+    office.post(f"{ORG}/a.txt", game(3, ["A", "B", "C", "D"]))
+    office.post(f"{ORG}/b.txt", game(4, ["B", "A", "C", "E"]))
+    assert office.run().exit_code == 0
+    office.post(f"{ORG}/b.txt", game(4, ["B", "C", "D", "A"]))  # A was 4th, not 2nd; E did not play
+    assert office.run().exit_code == 0
+    a = page(office, f"{ORG}/players/{player_slug('A')}.html")
+    # 7 + 0 = 7.00: the reversed 2nd place is not a standing line
+    assert '<td class="num">7.00</td><td class="num">2</td>' in a and "2nd 4 = 4" not in a and "4th 0 = 0" in a
+    # E's only line was reversed: no page, not in the index
+    assert not (office.state / "publications" / ORG / "players" / f"{player_slug('E')}.html").exists()
+    assert ">E<" not in page(office, f"{ORG}/index.html")
+    # the same bytes as a fresh run on the final inbox
+    (tmp_path / "fresh").mkdir()
+    fresh = Office(tmp_path / "fresh")
+    for path in (office.inbox / ORG).iterdir():
+        fresh.post(f"{ORG}/{path.name}", path.read_bytes())
+    assert fresh.run().exit_code == 0
+    for rel in [f"{ORG}/index.html", f"{ORG}/players/{player_slug('A')}.html", f"{ORG}/players/{player_slug('B')}.html"]:
+        assert page(office, rel) == page(fresh, rel), rel
+
+
+def test_swedish_player_pages_carry_names_and_swedish_texts(office):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sweden"))
+    from se_helpers import ORG as SE, event_text, register, standings_text
+
+    register(office)
+    office.post(f"{SE}/bk-lavec/2024-10-01-tisdag.event.txt", event_text())
+    office.post(f"{SE}/bk-lavec/2024-10-01-tisdag.standings.csv", standings_text(8))
+    assert office.run().exit_code == 0
+    index = page(office, f"{SE}/index.html")
+    assert "Spelare (" in index and "Spelare 000 Åström" in index and "200000" in index
+    first = page(office, f"{SE}/players/{player_slug('200000')}.html")
+    assert "<title>Spelare 000 Åström (200000) – Förbundet Svensk Bridge</title>" in first
+
+
+def test_slugs_are_stable_unique_and_readable():
+    assert player_slug("らつみ") == player_slug("らつみ") and player_slug("らつみ").startswith("らつみ-")
+    assert player_slug("A B") != player_slug("A-B")  # the hash keeps two ids apart
+    assert re.fullmatch(r"[0-9a-f]{8}", player_slug("../"))  # nothing but a hash for a name of symbols
+
+
+def test_every_fixed_text_exists_in_every_language():
+    table = SiteMessage.validate(pd.read_csv(DATA_DIR / "site" / "messages.csv", dtype=str, keep_default_na=False))
+    assert set(table.columns) == {"key", "en", "ja", "sv"} and len(table) > 10
