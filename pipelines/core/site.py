@@ -60,8 +60,8 @@ def published_pages(out_dir: Path) -> list[dict]:
     pages = []
     for page in sorted(out_dir.rglob("index.html")):
         rel = page.relative_to(out_dir)
-        if rel.parts[0] in (PLAYERS, "index.html"):
-            continue
+        if rel.parts[0] in (PLAYERS, "index.html", "quarantine"):
+            continue  # the open-problem report is linked on its own, while problems are open
         head = page.read_text(encoding="utf-8", errors="replace")[:4000]
         found = _TITLE.search(head)
         title = re.sub(r"\s+", " ", found.group(1)).strip() if found else rel.parent.as_posix()
@@ -126,9 +126,13 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
         for page in folder.glob("*.html"):
             if page.name not in wanted:
                 page.unlink()
+    # the report stays on disk once written (with nothing open it says so); linked while it lists a problem
+    from pipelines.core.quarantine_report import open_problems as report_rows
+
+    open_problems = len(report_rows(con, organisation))  # exactly what the report lists
     index = _TEMPLATES.get_template("site_index.html.j2").render(
         t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
-        pages=published_pages(out_dir), quarantine=(out_dir / "quarantine" / "index.html").is_file(),
+        pages=published_pages(out_dir), quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
         players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html"} for p in players])
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "index.html").write_text(index, encoding="utf-8")

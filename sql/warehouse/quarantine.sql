@@ -4,9 +4,10 @@
 -- quarantined is still the current version at its path (a corrected file resolves it; its own
 -- new problems are rows of the run that read it). For a file refused unread (a link, a name,
 -- an unknown organisation), it is while the latest run still reports it.
--- A file version held back whole (status quarantined: e.g. a result list or match waiting for a member register or its
--- series file) and posted unchanged by a later run, which read it again from the inbox, is
--- resolved by that run too: its problem no longer stands though the version is still current.
+-- A file version held back whole (status quarantined: e.g. a match waiting for a member register
+-- or its series file, an event file waiting for its result list) is resolved by the later run that
+-- posted it unchanged (read again from the inbox) or posted the event it belongs to (the event id
+-- is its path without the suffix): its problem no longer stands though the version is current.
 -- `resolved_by_run`: the run that read the later version of the file (or posted the held one).
 with
 
@@ -23,8 +24,8 @@ latest_run as (
 ),
 
 later_posts as (
-    -- the runs that posted events of each file version
-    select organisation, source_file, source_sha256, run_id
+    -- the runs that posted each event, and the file version it came from
+    select organisation, event_id, source_file, source_sha256, run_id
     from internal.lake_events
     group by all
 ),
@@ -41,19 +42,38 @@ versions as (
     from sources
 ),
 
+held_back as (
+    -- file versions a run quarantined whole
+    select distinct
+        lake_quarantine.organisation,
+        lake_quarantine.source_file,
+        lake_quarantine.run_id,
+        versions.sha256
+    from lake_quarantine
+    inner join versions
+        on versions.organisation = lake_quarantine.organisation
+        and versions.source_file = lake_quarantine.source_file
+        and versions.run_id = lake_quarantine.run_id
+    where versions.status = 'quarantined'
+),
+
 held_then_posted as (
-    -- per quarantining run and file version: the first later run that posted that version
+    -- the first later run that posted the held version itself (read again from the inbox), or
+    -- the event the file belongs to (its path is the event id and a suffix: an event file that
+    -- waited for its result list, posted the night the list arrived)
     select
-        later_posts.organisation,
-        later_posts.source_file,
-        later_posts.source_sha256,
-        quarantined.run_id as quarantined_in,
+        held_back.organisation,
+        held_back.source_file,
+        held_back.run_id as quarantined_in,
         min(later_posts.run_id) as run_id
-    from later_posts
-    inner join (select distinct organisation, source_file, run_id from lake_quarantine) as quarantined
-        on quarantined.organisation = later_posts.organisation
-        and quarantined.source_file = later_posts.source_file
-        and later_posts.run_id > quarantined.run_id
+    from held_back
+    inner join later_posts
+        on later_posts.organisation = held_back.organisation
+        and later_posts.run_id > held_back.run_id
+        and (
+            (later_posts.source_file = held_back.source_file and later_posts.source_sha256 = held_back.sha256)
+            or starts_with(held_back.source_file, later_posts.event_id || '.')
+        )
     group by all
 )
 
@@ -79,5 +99,3 @@ left join held_then_posted
     on held_then_posted.organisation = lake_quarantine.organisation
     and held_then_posted.source_file = lake_quarantine.source_file
     and held_then_posted.quarantined_in = lake_quarantine.run_id
-    and held_then_posted.source_sha256 = versions.sha256
-    and versions.status = 'quarantined'  -- held back whole; a partly posted file is not re-judged here
