@@ -126,6 +126,15 @@ def _not_played(contract: str, score: str, tricks: str) -> bool:
     return (c in _NOT_PLAYED and sc in _NOT_PLAYED | {""}) or (sc in _NOT_PLAYED and c in _NOT_PLAYED | {""})
 
 
+def _passed_in(contract: str, score: str, tricks: str) -> bool:
+    """True when ``NP`` in CONTRACT comes with a stated SCORE of 0 (and TRICKS 0 or empty): the
+    New Zealand Scorer (and converters of its files) writes a board passed in this way ("N P",
+    no play), and matchpoints it as a score of 0 like any passed-out board. The stated score is
+    the scorer's record of what happened at the table, so the line is read as PASS."""
+    c, sc, tr = contract.strip().upper(), score.strip(), tricks.strip()
+    return (c in _NOT_PLAYED or c == "N P") and sc in ("0", "+0", "-0") and tr in ("", "0")
+
+
 def _text(el, name: str, default: str = "") -> str:
     if el is None:
         return default
@@ -210,7 +219,11 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                     for li, tl in enumerate(child.findall("TRAVELLER_LINE"), start=1):
                         prefix = (f"SESSION {session}, " if session not in ("", "1") else "") + (f"SECTION {section}, " if section else "")
                         score = _text(tl, "SCORE")
-                        if _not_played(_text(tl, "CONTRACT"), score, _text(tl, "TRICKS")):
+                        contract, played_by, tricks = _text(tl, "CONTRACT"), _text(tl, "PLAYED_BY"), _text(tl, "TRICKS")
+                        if _passed_in(contract, score, tricks):
+                            # NP with a stated score of 0: the scorer's passed-in board (a result of 0).
+                            contract, played_by, tricks = "PASS", "", ""
+                        elif _not_played(contract, score, tricks):
                             # The scorer's own mark that this board was not played at this table: no result,
                             # so the board has fewer results and is Neuberg-factored like any such board.
                             continue
@@ -218,8 +231,8 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                                      "round": _text(tl, "ROUND_NUMBER") or rnd,
                                      "ns_pair": _text(tl, "NS_PAIR_NUMBER") or _text(tl, "NS_TEAM_NUMBER"),
                                      "ew_pair": _text(tl, "EW_PAIR_NUMBER") or _text(tl, "EW_TEAM_NUMBER"),
-                                     "contract_raw": _text(tl, "CONTRACT"), "declarer_raw": _text(tl, "PLAYED_BY"),
-                                     "result_raw": _text(tl, "TRICKS"), "score_raw": score, "adjusted_raw": "",
+                                     "contract_raw": contract, "declarer_raw": played_by,
+                                     "result_raw": tricks, "score_raw": score, "adjusted_raw": "",
                                      "vulnerable_raw": _text(child, "VULNERABILITY") or _text(child, "VULNERABLE"),
                                      "dealer_raw": _text(child, "DEALER"),
                                      "location": f"{prefix}BOARD {bshown}, TRAVELLER_LINE {li}"})

@@ -76,3 +76,34 @@ def test_lettered_pair_numbers_of_a_two_section_file_score_per_section():
     assert {k: Decimal(str(st.loc[k, "percentage"])) for k in expected} == {k: Decimal(v) for k, v in expected.items()}
     ents = frames["entrants"].set_index(["section", "direction", "entrant"])
     assert ents.loc[("B", "EW", "2"), "player_names"] == "B2EW One; B2EW Two"
+
+
+def test_np_with_a_stated_score_of_0_is_a_passed_in_board():
+    """usebio_np_passed_in.xml: the New Zealand Scorer writes a board passed in as CONTRACT NP,
+    TRICKS 0, SCORE 0 and matchpoints it as a score of 0 (its own NS_MATCH_POINTS in the fixture,
+    as in the public file pairs-with-np-passed.xml, where NP 0 gets 20 of 24: it beats ten minus scores).
+
+    Mitchell, 3 NS + 3 EW, top 4 a board.
+      Board 1: 420 (NS1 v EW1) > 0 passed in (NS2 v EW2) > -50 (NS3 v EW3):
+               NS1 4, NS2 2, NS3 0; EW1 0, EW2 2, EW3 4.
+      Board 2: 110 (NS1 v EW3) = 110 (NS2 v EW1) < 140 (NS3 v EW2):
+               NS1 1, NS2 1, NS3 4; EW3 3, EW1 3, EW2 0.
+    Totals of 8: NS1 5 = 62.50 %, NS2 3 = 37.50 %, NS3 4 = 50.00 %;
+                 EW1 3 = 37.50 %, EW2 2 = 25.00 %, EW3 7 = 87.50 %.
+    """
+    frames, q = parse_usebio("club/np0.xml", (FIX / "usebio_np_passed_in.xml").read_bytes())
+    assert q.empty, q.to_dict("records")
+    lines = frames["traveller_lines"]
+    passed = lines[(lines["board"] == 1) & (lines["ns_pair"] == "2")].iloc[0]
+    assert passed["contract"] == "PASS" and passed["score_ns"] == 0 and passed["stated_score_ns"] == 0
+    st = session_standings_mp(matchpoint_boards(lines)).set_index(["direction", "entrant"])
+    expected = {("NS", "1"): "62.50", ("NS", "2"): "37.50", ("NS", "3"): "50.00",
+                ("EW", "1"): "37.50", ("EW", "2"): "25.00", ("EW", "3"): "87.50"}
+    assert {k: str(st.loc[k, "percentage"]) for k in expected} == expected
+
+
+def test_np_with_a_score_other_than_0_is_still_quarantined():
+    data = (FIX / "usebio_np_passed_in.xml").read_bytes().replace(b"<TRICKS>0</TRICKS><SCORE>0</SCORE>",
+                                                                  b"<TRICKS>0</TRICKS><SCORE>50</SCORE>")
+    frames, q = parse_usebio("club/np50.xml", data)
+    assert q["location"].tolist() == ["BOARD 1, TRAVELLER_LINE 2"] and "'NP' is not a contract" in q["reason"].iloc[0]
