@@ -37,6 +37,7 @@ class TravellerLines(pa.DataFrameModel):
     dealer: Series[str] = pa.Field(isin=["N", "E", "S", "W"])
     score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     stated_score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    law77_score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     adjusted: Series[str]
     adj_ns_pct: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
     adj_ew_pct: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
@@ -65,7 +66,11 @@ class TravellerLines(pa.DataFrameModel):
         played = df["score_ns"].notna()
         expected = score_ns(df["level"].where(played, 0), df["strain"].where(played, ""), df["doubled"].where(played, 0),
                             df["declarer"].where(played, ""), df["vulnerable"], df["tricks"].fillna(0).astype("int64"))
-        return ~played | (df["score_ns"].fillna(0).astype("int64") == expected)
+        law77 = df["score_ns"].fillna(0).astype("int64") == expected
+        # a scorer's stated score, scored as stated: then the Law 77 score is kept beside it
+        as_stated = (df["law77_score_ns"].notna() & (df["law77_score_ns"].fillna(0).astype("int64") == expected)
+                     & (df["score_ns"] == df["stated_score_ns"]).fillna(False))
+        return ~played | law77 | as_stated
 
 
 class BoardResults(pa.DataFrameModel):
@@ -299,6 +304,7 @@ class BridgeBoardResult(pa.DataFrameModel):
     dealer: TEXT = pa.Field(isin=["N", "E", "S", "W"])
     score_ns: INT = pa.Field(nullable=True)
     stated_score_ns: INT = pa.Field(nullable=True)
+    law77_score_ns: INT = pa.Field(nullable=True)
     adjusted: TEXT = pa.Field()
     adj_ns_pct: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
     adj_ew_pct: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})

@@ -33,7 +33,7 @@ QUARANTINE_COLUMNS = ["source_file", "location", "reason"]
 TRAVELLER_COLUMNS = [
     "event_id", "session", "section", "board", "round", "ns_pair", "ew_pair", "contract", "level",
     "strain", "doubled", "declarer", "tricks", "vulnerable", "dealer", "score_ns", "stated_score_ns",
-    "adjusted", "adj_ns_pct", "adj_ew_pct", "source_file", "location",
+    "law77_score_ns", "adjusted", "adj_ns_pct", "adj_ew_pct", "source_file", "location",
 ]
 EVENT_COLUMNS = ["event_id", "event_date", "name", "movement", "scoring", "winner_type", "source_file"]
 ENTRANT_COLUMNS = ["event_id", "section", "direction", "entrant", "entrant_name", "player_names", "player_ids"]
@@ -268,8 +268,14 @@ def finalise(
     entrants: pd.DataFrame | None,
     pair_numbering: str = "by_direction",
     teams: bool = False,
+    stated_score_authority: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Normalise, score and check raw traveller rows. Returns (traveller_lines, quarantine)."""
+    """Normalise, score and check raw traveller rows. Returns (traveller_lines, quarantine).
+
+    ``stated_score_authority`` (files a scoring program wrote, USEBIO): a stated score that
+    disagrees with Law 77 is the score the scorer matchpointed, so it is the line's ``score_ns``
+    and the Law 77 score of the contract as recorded is kept in ``law77_score_ns`` (shown on the
+    notice board). Otherwise (a traveller typed by hand: CSV, PBN) such a line is quarantined."""
     if raw.empty:
         return empty_frames()["traveller_lines"], empty_quarantine()
     df = raw.copy().reset_index(drop=True)
@@ -345,6 +351,10 @@ def finalise(
     scorable = scorable & (why == "")
     df["stated_score_ns"] = stated
     disagree = scorable & stated.notna() & (stated != df["score_ns"]).fillna(False)
+    df["law77_score_ns"] = df["score_ns"].where(disagree).astype("Int64")
+    if stated_score_authority:
+        df["score_ns"] = df["score_ns"].mask(disagree, stated)
+        disagree = disagree & False
     tricks_txt = df["tricks"].astype("string").fillna("?")
     put(disagree, (
         "stated score " + stated.astype("string").fillna("") + " for NS disagrees with Law 77: "

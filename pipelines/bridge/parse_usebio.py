@@ -284,7 +284,8 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                     numbering = "unique"  # a Howell section inside a multi-movement event
                 elif len(in_sec):
                     numbering = "by_direction"
-            lines, fq = finalise(part, source_file, ents, numbering, teams=movement_of[ev_id] == "teams")
+            lines, fq = finalise(part, source_file, ents, numbering, teams=movement_of[ev_id] == "teams",
+                                 stated_score_authority=True)
             parts.append(lines)
             qs.append(fq)
     lines = pd.concat(parts, ignore_index=True) if parts else finalise(pd.DataFrame(), source_file, None)[0]

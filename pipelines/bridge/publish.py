@@ -124,6 +124,8 @@ def _travellers(boards: pd.DataFrame, scoring: str) -> list[dict]:
                 "pass_out": not pd.isna(score) and score == 0,
                 "mp_ns": _text(r["mp_ns"]), "mp_ew": _text(r["mp_ew"]), "imp_ns": _number(r["imp_ns"]),
                 "neuberg": bool(r["neuberg"]) if not pd.isna(r["neuberg"]) else False,
+                # the scorer's stated score, scored as stated, where Law 77 gives another for the contract as written
+                "law77": "" if pd.isna(r.get("law77_score_ns", pd.NA)) else str(int(r["law77_score_ns"])),
             })
         out.append({"section": section, "board": int(board), "dealer": first["dealer"], "vulnerable": first["vulnerable"],
                     "top": _text(first["mp_top"]), "datum": _text(first["butler_datum"]) if scoring == "BUTLER" else "",

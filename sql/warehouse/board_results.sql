@@ -50,6 +50,7 @@ select
     vulnerable,
     dealer,
     stated_score_ns,
+    law77_score_ns,
     adjusted,
     adj_ns_pct,
     adj_ew_pct,

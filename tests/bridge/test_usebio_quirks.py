@@ -5,6 +5,7 @@ from pathlib import Path
 
 from pipelines.bridge.matchpoints import matchpoint_boards, session_standings_mp
 from pipelines.bridge.parse_usebio import parse_usebio
+from tests.bridge.test_bridge_pipeline import office  # noqa: F401  (the bridge-only office fixture)
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -107,3 +108,57 @@ def test_np_with_a_score_other_than_0_is_still_quarantined():
                                                                   b"<TRICKS>0</TRICKS><SCORE>50</SCORE>")
     frames, q = parse_usebio("club/np50.xml", data)
     assert q["location"].tolist() == ["BOARD 1, TRAVELLER_LINE 2"] and "'NP' is not a contract" in q["reason"].iloc[0]
+
+
+def test_a_stated_score_the_scorer_matchpointed_is_scored_as_stated():
+    """A scorer's USEBIO file is the authority for what was played: a stated SCORE that disagrees
+    with Law 77 is the score its program matchpointed (the public multi-section file has two such
+    lines, e.g. 6NT by W with 7 tricks stated -250), so it is scored as stated, nothing quarantined,
+    and the Law 77 score of the contract as written is kept in law77_score_ns for the notice board.
+
+    usebio_np_passed_in.xml with board 2, NS3 v EW2 (3S by S, 9 tricks: Law 77 +140) stated -100.
+      Board 1 as before: NS1 4, NS2 2, NS3 0; EW1 0, EW2 2, EW3 4.
+      Board 2: 110 = 110 > -100: NS1 3, NS2 3, NS3 0; EW3 1, EW1 1, EW2 4.
+    Totals of 8: NS1 7 = 87.50 %, NS2 5 = 62.50 %, NS3 0 = 0.00 %;
+                 EW1 1 = 12.50 %, EW2 6 = 75.00 %, EW3 5 = 62.50 %.
+    """
+    data = (FIX / "usebio_np_passed_in.xml").read_bytes().replace(
+        b"<TRICKS>9</TRICKS><SCORE>140</SCORE>", b"<TRICKS>9</TRICKS><SCORE>-100</SCORE>")
+    frames, q = parse_usebio("club/stated.xml", data)
+    assert q.empty, q.to_dict("records")
+    lines = frames["traveller_lines"].set_index(["board", "ns_pair"])
+    assert lines.loc[(2, "3"), "score_ns"] == -100 and lines.loc[(2, "3"), "law77_score_ns"] == 140
+    assert lines["law77_score_ns"].isna().sum() == 5  # the agreeing lines carry no second score
+    st = session_standings_mp(matchpoint_boards(frames["traveller_lines"])).set_index(["direction", "entrant"])
+    expected = {("NS", "1"): "87.50", ("NS", "2"): "62.50", ("NS", "3"): "0.00",
+                ("EW", "1"): "12.50", ("EW", "2"): "75.00", ("EW", "3"): "62.50"}
+    assert {k: str(st.loc[k, "percentage"]) for k in expected} == expected
+
+
+def test_a_hand_typed_csv_with_a_wrong_stated_score_is_still_quarantined():
+    from pipelines.bridge.parse_csv import parse_csv
+    csv = (b"event_date,board,ns_pair,ew_pair,contract,declarer,result,score_ns\n"
+           b"2026-11-23,1,1,1,3S,S,9,-100\n2026-11-23,1,2,2,2S,S,8,110\n")
+    frames, q = parse_csv("club/typed.csv", csv)
+    assert len(frames["traveller_lines"]) == 1 and len(q) == 1
+    assert "stated score -100 for NS disagrees with Law 77" in q["reason"].iloc[0] and "140" in q["reason"].iloc[0]
+
+
+def test_a_stated_score_posts_through_the_nightly_run_and_is_marked_on_the_notice_board(office):
+    """End to end: the line posts (nothing quarantined), board_results keeps both scores, and the
+    traveller on the notice board marks the stated score with a dagger naming the Law 77 score."""
+    from pipelines.core import run as nightly
+    from tests.bridge.test_bridge_pipeline import CLUB
+    data = (FIX / "usebio_np_passed_in.xml").read_bytes().replace(
+        b"<TRICKS>9</TRICKS><SCORE>140</SCORE>", b"<TRICKS>9</TRICKS><SCORE>-100</SCORE>")
+    office.post(f"{CLUB}/2026-11-23-passed-in.xml", data)
+    result = office.run()
+    assert result.exit_code == nightly.EXIT_OK, office.query("select reason from quarantine")["reason"].tolist()
+    br = office.query("select board, ns_pair, score_ns, stated_score_ns, law77_score_ns from board_results "
+                      "where law77_score_ns is not null")
+    assert br.to_dict("records") == [{"board": 2, "ns_pair": "3", "score_ns": -100, "stated_score_ns": -100,
+                                      "law77_score_ns": 140}]
+    pct = office.query("select direction, entrant, percentage from session_standings order by direction, entrant")
+    assert [str(p) for p in pct["percentage"]] == ["12.50", "75.00", "62.50", "87.50", "62.50", "0.00"]  # as above
+    html = next((office.state / "publications" / CLUB).glob("*passed-in-pairs")).joinpath("index.html").read_text("utf-8")
+    assert "Law 77 gives 140 for NS" in html
