@@ -413,7 +413,27 @@ class BridgeOptions(pa.DataFrameModel):
     vp_scale: Series[str] = pa.Field(str_length={"min_value": 1})
     butler_trim_min_results: Series[int] = pa.Field(ge=3)
     boards_per_match: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1)
+    # per_section: each section is its own comparison group; across_sections: a common top over all
+    # sections of a session (the boards are compared across the field)
+    section_scoring: Series[str] = pa.Field(isin=["per_section", "across_sections"])
+    # fixed: AVE+/AVE- are 60 % / 40 %; white_book: AVE+ is 60 % or the pair's own session
+    # percentage if better, AVE- 40 % or its own percentage if worse (EBU White Book)
+    average_plus: Series[str] = pa.Field(isin=["fixed", "white_book"])
 
     class Config:
         strict = True
         coerce = True
+
+
+class BridgeEventSettings(pa.DataFrameModel):
+    """One ``[[options.events]]`` table of a bridge organisation's settings: an event, by its name,
+    scored otherwise than the club's options say."""
+
+    name: Series[str] = pa.Field(str_length={"min_value": 1})
+    section_scoring: Series[str] = pa.Field(isin=["per_section", "across_sections"])
+    average_plus: Series[str] = pa.Field(isin=["fixed", "white_book"])
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["name"]

@@ -137,7 +137,7 @@ def entrant_rows(boards: pd.DataFrame, pair_numbering: str = "by_direction") -> 
     ``ew_pair`` with ``mp_ew_x``. ``pair_numbering``: ``by_direction`` (Mitchell: pair 1 NS and
     pair 1 EW are different entrants) or ``unique`` (Howell: a pair is one entrant whatever its
     seat; direction is reported as ``""``)."""
-    keep = [c for c in ("event_id", "session", "section", "board") if c in boards]
+    keep = [c for c in ("event_id", "session", "section", "comparison", "board") if c in boards]
     ns = boards[keep + ["ns_pair", "mp_ns_x", "mp_top_x", "mp_den"]].rename(columns={"ns_pair": "entrant", "mp_ns_x": "score_x"})
     ew = boards[keep + ["ew_pair", "mp_ew_x", "mp_top_x", "mp_den"]].rename(columns={"ew_pair": "entrant", "mp_ew_x": "score_x"})
     if pair_numbering == "unique":
@@ -164,7 +164,11 @@ def session_standings_mp(
     the requested scale; ``score_x``/``max_x`` (units of 1/``mp_den``) are exact.
     """
     rows = entrant_rows(boards, pair_numbering)
-    keys = ["event_id", "session", "section", "direction", "entrant"]
+    # ``comparison`` (optional): the comparison group of an event scored across sections (one value
+    # for all its sections); entrants are then ranked across the sections too. It is the section
+    # itself (or absent) when each section is scored on its own.
+    across = "comparison" in rows
+    keys = ["event_id", "session", "section", "direction", "entrant"] + (["comparison"] if across else [])
     tot = (
         rows.groupby(keys, sort=False)
         .agg(score_x=("score_x", "sum"), max_x=("mp_top_x", "sum"), mp_den=("mp_den", "first"), boards=("board", "size"))
@@ -179,5 +183,7 @@ def session_standings_mp(
     tot["percentage"] = to_decimal(pct_h)
     exact = tot["score_x"] / tot["max_x"]  # exact enough to order: see docs/bridge.md (ranking)
     rank_dir = tot["direction"] if winners == 2 else pd.Series("", index=tot.index)
-    tot["rank"], tot["rank_label"] = rank_labels(exact, [tot["event_id"], tot["session"], tot["section"], rank_dir])
+    rank_section = tot["comparison"] if across else tot["section"]
+    tot["rank"], tot["rank_label"] = rank_labels(exact, [tot["event_id"], tot["session"], rank_section, rank_dir])
+    tot = tot.drop(columns=["comparison"]) if across else tot
     return tot.sort_values(["event_id", "session", "section", "direction", "rank", "entrant"], kind="stable").reset_index(drop=True)

@@ -7,6 +7,7 @@ share them; nothing loops over rows or boards.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from pipelines.bridge.imps import butler_boards, cross_imp_boards, session_standings_imps, team_boards, team_matches
@@ -64,6 +65,17 @@ def compute_standings(
     lines["winner_type"] = pd.to_numeric(lines["winner_type"], errors="coerce").fillna(2).astype("int64")
     numbering = pair_numbering(lines, ev, entrants)
     lines = lines.merge(numbering, on=["event_id", "section"], how="left")
+    # The comparison group of a board: its section (default), or every section of the session when
+    # the event is scored across sections (a common top over the field; events.section_scoring).
+    across = (events.set_index("event_id")["section_scoring"].reindex(lines["event_id"]).to_numpy() == "across_sections"
+              if "section_scoring" in events else np.zeros(len(lines), dtype=bool))
+    lines["comparison"] = lines["section"].where(~across, "*")
+
+    # Matchpoints of every MP line at once: a comparison group across sections may hold sections of
+    # both numberings (a Mitchell and a Howell section of one session, scored across the field).
+    is_mp = lines["scoring"] == "MP"
+    mp_boards = (matchpoint_boards(lines[is_mp], group_cols=["event_id", "session", "comparison"], acbl_scale=acbl_scale)
+                 if is_mp.any() else None)
 
     boards_parts, standings_parts, team_parts, problems = [], [], [], []
     for (scoring, winners, numb), part in lines.groupby(["scoring", "winner_type", "numbering"], sort=False):
@@ -75,7 +87,7 @@ def compute_standings(
             team_parts.append(team_matches(tb, vp_scale, boards_per_match))
             continue
         if scoring == "MP":
-            b = matchpoint_boards(part, acbl_scale=acbl_scale)
+            b = mp_boards.loc[part.index]
             st = session_standings_mp(b, winners=int(winners), pair_numbering=numb, acbl_scale=acbl_scale)
             st["score_den"] = st["mp_den"] * (2 if acbl_scale else 1)
         else:

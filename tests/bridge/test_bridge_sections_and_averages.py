@@ -1,0 +1,108 @@
+"""Scoring across sections (a common top over the field) and per section, as an event setting;
+average-plus per the EBU White Book as a setting. Every expected value is worked out by hand in
+the comments (2 matchpoints per result beaten, 1 per tie; % = total / maximum, half-up)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipelines.bridge.parse_usebio import parse_usebio
+from pipelines.bridge.standings import compute_standings
+from pipelines.core import run as nightly
+from pipelines.core.settings import SettingsError
+from tests.bridge.test_bridge_pipeline_scoring_options import CLUB, office  # noqa: F401  (fixture)
+
+FIX = Path(__file__).parent / "fixtures"
+TWO = "usebio_two_sections_lettered_pairs.xml"
+
+
+def _pct(st: pd.DataFrame) -> dict:
+    return {(r.section, r.direction, r.entrant): str(r.percentage) for r in st.itertuples()}
+
+
+# usebio_two_sections_lettered_pairs.xml (two-winner Mitchell, sections A and B, 2 NS + 2 EW each):
+#   board 1: A 1v1 420, A 2v2 450, B 1v1 -50, B 2v2 170
+#   board 2: A 1v2 -90, A 2v1 100, B 1v2 600, B 2v1 600
+# Across sections every board has 4 results: top 2 x (4 - 1) = 6.
+#   board 1 ascending -50, 170, 420, 450:  NS  B1 0, B2 2, A1 4, A2 6;  EW  B1 6, B2 4, A1 2, A2 0
+#   board 2 ascending -90, 100, 600, 600:  NS  A1 0, A2 2, B1 5, B2 5;  EW (A2) 6, (A1) 4, (B2) 1, (B1) 1
+# Totals of 12:  NS A1 4 = 33.33, A2 8 = 66.67, B1 5 = 41.67, B2 7 = 58.33
+#                EW A1 2+4 = 6 = 50.00, A2 0+6 = 6 = 50.00, B1 6+1 = 7 = 58.33, B2 4+1 = 5 = 41.67
+ACROSS = {("A", "NS", "1"): "33.33", ("A", "NS", "2"): "66.67", ("B", "NS", "1"): "41.67", ("B", "NS", "2"): "58.33",
+          ("A", "EW", "1"): "50.00", ("A", "EW", "2"): "50.00", ("B", "EW", "1"): "58.33", ("B", "EW", "2"): "41.67"}
+# Per section (tests/bridge/test_usebio_quirks.py works these out): top 2 a board
+PER_SECTION = {("A", "NS", "1"): "0.00", ("A", "NS", "2"): "100.00", ("A", "EW", "1"): "50.00", ("A", "EW", "2"): "50.00",
+               ("B", "NS", "1"): "25.00", ("B", "NS", "2"): "75.00", ("B", "EW", "1"): "75.00", ("B", "EW", "2"): "25.00"}
+
+
+def test_across_sections_gives_a_common_top_and_ranks_across_the_field():
+    frames, q = parse_usebio("club/two.xml", (FIX / TWO).read_bytes())
+    assert q.empty
+    events = frames["events"].assign(section_scoring="across_sections")
+    out = compute_standings(frames["traveller_lines"], events, frames["entrants"])
+    assert set(out["board_results"]["mp_top"]) == {6.0}
+    st = out["session_standings"]
+    assert _pct(st) == ACROSS
+    # ranks across both sections, NS and EW apart (two winners): NS A2 > B2 > B1 > A1; EW B1 > A1 = A2 > B2
+    ranks = {(r.section, r.direction, r.entrant): r.rank_label for r in st.itertuples()}
+    assert ranks == {("A", "NS", "2"): "1", ("B", "NS", "2"): "2", ("B", "NS", "1"): "3", ("A", "NS", "1"): "4",
+                     ("B", "EW", "1"): "1", ("A", "EW", "1"): "2=", ("A", "EW", "2"): "2=", ("B", "EW", "2"): "4"}
+
+
+def test_per_section_is_the_default_and_the_explicit_setting():
+    frames, _ = parse_usebio("club/two.xml", (FIX / TWO).read_bytes())
+    for events in (frames["events"], frames["events"].assign(section_scoring="per_section")):
+        out = compute_standings(frames["traveller_lines"], events, frames["entrants"])
+        assert _pct(out["session_standings"]) == PER_SECTION and set(out["board_results"]["mp_top"]) == {2.0}
+
+
+def test_a_mitchell_and_a_howell_section_scored_across_the_field():
+    """Section C, a Howell (pairs without direction), beside Mitchell section A, across the field:
+    board 1 results A 1v1 420, A 2v2 450, C 1v2 -50, C 3v4 170 (4 results, top 6):
+      A NS1 4, A NS2 6, C pair 1 (NS) 0, C pair 3 (NS) 2; A EW1 2, A EW2 0, C pair 2 (EW) 6, C pair 4 (EW) 4.
+    One board: % = MP / 6: 66.67, 100.00, 0.00, 33.33; 33.33, 0.00, 100.00, 66.67."""
+    lines = pd.DataFrame({
+        "event_id": "e", "session": 1, "section": ["A", "A", "C", "C"], "board": 1, "round": pd.array([pd.NA] * 4, "Int64"),
+        "ns_pair": ["1", "2", "1", "3"], "ew_pair": ["1", "2", "2", "4"], "score_ns": pd.array([420, 450, -50, 170], "Int64"),
+        "contract": "", "declarer": "", "tricks": pd.array([pd.NA] * 4, "Int64"), "adjusted": ""})
+    entrants = pd.DataFrame({"event_id": "e", "section": ["A"] * 4 + ["C"] * 4, "direction": ["NS", "NS", "EW", "EW"] + [""] * 4,
+                             "entrant": ["1", "2", "1", "2", "1", "2", "3", "4"], "entrant_name": "", "player_names": "",
+                             "player_ids": ""})
+    events = pd.DataFrame({"event_id": ["e"], "scoring": ["MP"], "winner_type": [2], "movement": ["mitchell"],
+                           "section_scoring": ["across_sections"]})
+    st = compute_standings(lines, events, entrants)["session_standings"]
+    assert _pct(st) == {("A", "NS", "1"): "66.67", ("A", "NS", "2"): "100.00", ("A", "EW", "1"): "33.33",
+                        ("A", "EW", "2"): "0.00", ("C", "", "1"): "0.00", ("C", "", "3"): "33.33",
+                        ("C", "", "2"): "100.00", ("C", "", "4"): "66.67"}
+
+
+def test_the_event_setting_through_the_nightly_run(office):
+    """The club scores per section; its [[options.events]] table names this event across sections."""
+    office.club_with('section_scoring = "per_section"\n\n[[options.events]]\nname = "Two Section Pairs"\n'
+                     'section_scoring = "across_sections"\n')
+    office.post(f"{CLUB}/2026-11-22-two.xml", (FIX / TWO).read_bytes())
+    assert office.run().exit_code == nightly.EXIT_OK
+    st = office.query("select section, direction, entrant, percentage, rank_label, ranked_entrants from session_standings")
+    assert {(r.section, r.direction, r.entrant): str(r.percentage) for r in st.itertuples()} == ACROSS
+    assert set(st["ranked_entrants"]) == {4}  # 4 NS (and 4 EW) across both sections
+    assert set(office.query("select mp_top from board_results")["mp_top"].astype(str)) == {"6.00"}
+
+
+@pytest.mark.parametrize("body,why", [
+    ('[[options.events]]\nname = "two section pairs"\nsection_scoring = "by_field"\n', "section_scoring"),
+    ('[[options.events]]\nsection_scoring = "across_sections"\n', "needs a name"),
+    ('average_plus = "sometimes"\n', "average_plus"),
+])
+def test_wrong_event_settings_stop_the_run(office, body, why):
+    office.post(f"{CLUB}/2026-11-22-two.xml", (FIX / TWO).read_bytes())
+    office.club_with(body)
+    try:
+        result = office.run()
+    except SettingsError as error:
+        assert why in str(error)
+    else:
+        # the organisation's batch is refused with the settings file's reason; nothing posts
+        assert result.exit_code != nightly.EXIT_OK and why in str(result.report)
+    assert office.query("select count(*) as n from session_standings")["n"].iloc[0] == 0
