@@ -136,6 +136,10 @@ class SessionStandings(pa.DataFrameModel):
     max_x: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     score_den: Series[int] = pa.Field(gt=0)
     scoring: Series[str] = pa.Field(isin=["MP", "XIMP", "BUTLER"])
+    handicap: Series[pe.Decimal(5, 2)] = pa.Field(nullable=True)
+    handicap_percentage: Series[pe.Decimal(5, 2)] = pa.Field(nullable=True)
+    handicap_rank: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1)
+    handicap_rank_label: Series[str] = pa.Field(nullable=True)
 
     class Config:
         strict = True
@@ -357,6 +361,12 @@ class BridgeSessionStanding(pa.DataFrameModel):
     max_x: INT = pa.Field(nullable=True)
     score_den: INT = pa.Field(gt=0)
     scoring: TEXT = pa.Field(isin=["MP", "XIMP", "BUTLER"])
+    # handicap pairs (USEBIO HANDICAP): the stated handicap in percentage points, the percentage
+    # with the event's share of it added, and the rank on that; null without a handicap
+    handicap: PERCENT = pa.Field(nullable=True)
+    handicap_percentage: PERCENT = pa.Field(nullable=True)
+    handicap_rank: INT = pa.Field(nullable=True, ge=1)
+    handicap_rank_label: TEXT = pa.Field(nullable=True)
     source_file: TEXT = pa.Field()
     source_sha256: TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
     run_id: TEXT = pa.Field()
@@ -419,6 +429,8 @@ class BridgeOptions(pa.DataFrameModel):
     # fixed: AVE+/AVE- are 60 % / 40 %; white_book: AVE+ is 60 % or the pair's own session
     # percentage if better, AVE- 40 % or its own percentage if worse (EBU White Book)
     average_plus: Series[str] = pa.Field(isin=["fixed", "white_book"])
+    # share of a pair's stated HANDICAP added to its percentage: half (NZ Scorer) or full
+    handicap_share: Series[str] = pa.Field(isin=["half", "full"])
 
     class Config:
         strict = True
@@ -432,6 +444,8 @@ class BridgeEventSettings(pa.DataFrameModel):
     name: Series[str] = pa.Field(str_length={"min_value": 1})
     section_scoring: Series[str] = pa.Field(isin=["per_section", "across_sections"])
     average_plus: Series[str] = pa.Field(isin=["fixed", "white_book"])
+    # share of a pair's stated HANDICAP added to its percentage: half (NZ Scorer) or full
+    handicap_share: Series[str] = pa.Field(isin=["half", "full"])
 
     class Config:
         strict = True

@@ -36,7 +36,8 @@ TRAVELLER_COLUMNS = [
     "law77_score_ns", "adjusted", "adj_ns_pct", "adj_ew_pct", "source_file", "location",
 ]
 EVENT_COLUMNS = ["event_id", "event_date", "name", "movement", "scoring", "winner_type", "source_file"]
-ENTRANT_COLUMNS = ["event_id", "section", "direction", "entrant", "entrant_name", "player_names", "player_ids"]
+ENTRANT_COLUMNS = ["event_id", "section", "direction", "entrant", "entrant_name", "player_names", "player_ids",
+                   "handicap"]
 
 
 def empty_quarantine() -> pd.DataFrame:

@@ -200,7 +200,8 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                             ent_rows.append({"event_id": event_id, "section": section or sp["section"], "direction": direction,
                                              "entrant": sp["pair"], "entrant_name": "",
                                              "player_names": "; ".join(_text(x, "PLAYER_NAME") for x in players),
-                                             "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players)})
+                                             "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players),
+                                             "handicap": _text(p, "HANDICAP")})
                         elif ptag == "TEAM":
                             num = p.get("TEAM_ID") or _text(p, "TEAM_NUMBER") or _text(p, "TEAM_ID")
                             players = p.findall(".//PLAYER")
@@ -271,6 +272,14 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                       f"{len(str(r[long])):,} characters long: at most {MAX_CELL if long == 'entrant' else MAX_PLAYERS_CELL} expected"))
         else:
             fine.append(r)
+    # a handicap (percentage points, as the scorer states it) must be a number with at most 2 decimals
+    for r in fine:
+        h = str(r.get("handicap", "")).strip()
+        if h and not re.fullmatch(r"[+-]?\d{1,2}(\.\d{1,2})?", h):
+            q.append((f"PARTICIPANTS, pair {clip(r['entrant'], 20)}" + (f" {r['direction']}" if r["direction"] else ""),
+                      f"HANDICAP '{clip(h)}' is not a handicap: expected percentage points such as 3.5, -6.42 or 0 "
+                      "(at most 2 decimals, below 100); the pair is scored without it"))
+            r["handicap"] = ""
     entrants = entrants_frame(fine)
     parts, qs = [], []
     raw = pd.DataFrame(recs)

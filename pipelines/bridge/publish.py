@@ -90,7 +90,9 @@ def _standing_groups(standings: pd.DataFrame) -> list[dict]:
         title = " ".join(x for x in (f"セクション {section}" if section else "", DIRECTIONS[direction]) if x)
         rows = [
             {"rank": r.rank_label, "entrant": r.entrant, "names": r.player_names, "score": _number(r.score),
-             "max_score": _text(r.max_score), "percentage": _text(r.percentage), "boards": r.boards}
+             "max_score": _text(r.max_score), "percentage": _text(r.percentage), "boards": r.boards,
+             "handicap": _text(getattr(r, "handicap", None)), "handicap_percentage": _text(getattr(r, "handicap_percentage", None)),
+             "handicap_rank": _text(getattr(r, "handicap_rank_label", None))}
             for r in part.itertuples()
         ]
         groups.append({"title": title, "rows": rows})
@@ -154,6 +156,7 @@ def render_session(session: pd.Series, standings: pd.DataFrame, boards: pd.DataF
         "teams": teams,
         "groups": [] if teams else _standing_groups(standings),
         "percentages": session["scoring"] == "MP",
+        "handicaps": "handicap" in standings and bool(standings["handicap"].notna().any()),
         "ranking": ranking.to_dict("records"),
         "matches": matches.sort_values(["round", "team"]).to_dict("records") if teams else [],
         "travellers": _travellers(boards, session["scoring"]),

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from pipelines.bridge.imps import butler_boards, cross_imp_boards, session_standings_imps, team_boards, team_matches
-from pipelines.bridge.matchpoints import matchpoint_boards, session_standings_mp
+from pipelines.bridge.exact import round_half_up_ratio, to_decimal
+from pipelines.bridge.matchpoints import matchpoint_boards, rank_labels, session_standings_mp
 
 BOARD_RESULT_COLUMNS = [
     "event_id", "session", "section", "board", "round", "ns_pair", "ew_pair", "contract", "declarer", "tricks",
@@ -21,6 +22,7 @@ BOARD_RESULT_COLUMNS = [
 STANDING_COLUMNS = [
     "event_id", "session", "section", "direction", "entrant", "player_ids", "player_names", "score", "max_score",
     "percentage", "rank", "rank_label", "boards", "score_x", "max_x", "score_den", "scoring",
+    "handicap", "handicap_percentage", "handicap_rank", "handicap_rank_label",
 ]
 TEAM_MATCH_COLUMNS = ["event_id", "session", "round", "team", "opponent", "boards", "imps_for", "imps_against",
                       "imp_margin", "vp", "vp_scale"]
@@ -107,6 +109,7 @@ def compute_standings(
 
     standings = pd.concat(standings_parts, ignore_index=True) if standings_parts else pd.DataFrame(columns=STANDING_COLUMNS)
     standings = _attach_players(standings, entrants)
+    standings = apply_handicaps(standings, entrants, events)
     for c in STANDING_COLUMNS:
         if c not in standings:
             standings[c] = pd.NA
@@ -116,6 +119,62 @@ def compute_standings(
     probs = pd.concat(problems, ignore_index=True) if problems else pd.DataFrame(columns=["source_file", "location", "reason"])
     return {"board_results": board_results, "session_standings": standings, "team_matches": teams[TEAM_MATCH_COLUMNS],
             "problems": probs}
+
+
+def apply_handicaps(standings: pd.DataFrame, entrants: pd.DataFrame | None, events: pd.DataFrame) -> pd.DataFrame:
+    """Handicap pairs: the handicap the file states for a pair (percentage points, ``entrants.handicap``)
+    is added to its percentage, in full or half as the event's ``handicap_share`` says ("half", the
+    default: the New Zealand Scorer's handicaps, whose printed percentage is the matchpoint
+    percentage + handicap / 2; "full"). ``percentage`` and ``rank`` stay the scratch result (the
+    scorer's PLACE); ``handicap_percentage`` (half-up to 2 places, from the exact total) and
+    ``handicap_rank`` rank the handicapped result in the same groups. Pairs events with
+    percentages only; entrants without a handicap get none (and no handicap rank)."""
+    if standings.empty:
+        return standings.assign(handicap=None, handicap_percentage=None, handicap_rank=pd.NA, handicap_rank_label="")
+    keys = ["event_id", "section", "direction", "entrant"]
+    if entrants is not None and not entrants.empty and "handicap" in entrants:
+        h = entrants[keys + ["handicap"]].fillna("").astype("string")
+        h = h[h["handicap"].str.strip() != ""].drop_duplicates(keys)
+        merged = standings[keys].astype("string").merge(h, on=keys, how="left")["handicap"]
+        merged.index = standings.index
+    else:
+        merged = pd.Series(pd.NA, index=standings.index, dtype="string")
+    text = merged.fillna("").str.strip()
+    max_x = pd.to_numeric(standings["max_x"], errors="coerce").fillna(0).astype("int64").to_numpy()
+    # a handicap event is one where some pair has a handicap; writers leave out a handicap of 0
+    # (NZ Scorer writes HANDICAP only when it is not 0), so its other pairs have 0
+    in_hcp_event = standings["event_id"].isin(standings.loc[(text != "").to_numpy(), "event_id"]).to_numpy()
+    has = in_hcp_event & (max_x > 0)
+    text = text.where(text != "", "0")
+    if not has.any():
+        return standings.assign(handicap=None, handicap_percentage=None,
+                                handicap_rank=pd.array([pd.NA] * len(standings), dtype="Int64"), handicap_rank_label="")
+    # hundredths of a percentage point, exactly (the parser lets only [+-]dd.dd through)
+    hund = np.where(has, np.rint(pd.to_numeric(text.where(pd.Series(has, index=text.index), "0"), errors="coerce")
+                                 .fillna(0).to_numpy(dtype=float) * 100), 0).astype(np.int64)
+    share = (events.drop_duplicates("event_id").set_index("event_id")["handicap_share"].reindex(standings["event_id"])
+             .fillna("half").to_numpy() if "handicap_share" in events else np.full(len(standings), "half"))
+    twice_share = np.where(share == "full", 2, 1)  # the share of the handicap, in halves
+    score_x = pd.to_numeric(standings["score_x"], errors="coerce").fillna(0).astype("int64").to_numpy()
+    safe_max = np.where(max_x > 0, max_x, 1)
+    # 100 * score / max + share * h  =  (20000 * score_x + twice_share * hund * max_x) / (200 * max_x)
+    num = 20000 * score_x + twice_share * hund * safe_max
+    den = 200 * safe_max
+    pct_h = round_half_up_ratio(num, den, 2)
+    out = standings.assign(
+        handicap=to_decimal(pd.Series(hund, dtype="Int64").where(has)),
+        handicap_percentage=to_decimal(pd.Series(np.asarray(pct_h, dtype=np.int64), dtype="Int64").where(has)),
+    )
+    exact = pd.Series(num / den, index=out.index)  # ordering only (as session_standings_mp ranks)
+    winners = (out["event_id"].map(events.drop_duplicates("event_id").set_index("event_id")["winner_type"])
+               .fillna(2).astype("int64") if "winner_type" in events else pd.Series(2, index=out.index))
+    rank_dir = out["direction"].where(winners == 2, "")
+    m = pd.Series(has, index=out.index)
+    ranked = out[m]
+    ranks, labels = rank_labels(exact[m], [ranked["event_id"], ranked["session"], ranked["section"], rank_dir[m]])
+    out["handicap_rank"] = ranks.reindex(out.index).astype("Int64")
+    out["handicap_rank_label"] = labels.reindex(out.index).fillna("")
+    return out
 
 
 def _attach_players(standings: pd.DataFrame, entrants: pd.DataFrame | None) -> pd.DataFrame:

@@ -47,9 +47,9 @@ PARSERS = {".pbn": parse_pbn, ".xml": parse_usebio, ".csv": parse_csv}
 KINDS = {"MP": "bridge_pairs_session", "XIMP": "bridge_imp_pairs_session", "BUTLER": "bridge_imp_pairs_session",
          "TEAMS": "bridge_teams"}
 DEFAULT_OPTIONS = {"acbl_scale": False, "vp_scale": "WBF20", "butler_trim_min_results": 5, "boards_per_match": None,
-                   "section_scoring": "per_section", "average_plus": "fixed", "events": []}
+                   "section_scoring": "per_section", "average_plus": "fixed", "handicap_share": "half", "events": []}
 # The settings an event may override, by its name ([[options.events]] in the club's settings file).
-EVENT_SETTINGS = ("section_scoring", "average_plus")
+EVENT_SETTINGS = ("section_scoring", "average_plus", "handicap_share")
 LINE_KEY = ["event_id", "session", "section", "round", "board", "ns_pair"]
 # The plausible window of a session's date. Before 1987 duplicate bridge was scored under earlier
 # Laws (the 1987 Laws raised the non-vulnerable doubled undertricks from the fourth on from 200
@@ -354,6 +354,8 @@ def lake_frames(frames: dict[str, pd.DataFrame], scored: dict[str, pd.DataFrame]
         score=decimals(st["score"], st_cols["score"].dtype.type),
         max_score=decimals(st["max_score"], st_cols["max_score"].dtype.type),
         percentage=decimals(st["percentage"], st_cols["percentage"].dtype.type),
+        handicap=decimals(st["handicap"], st_cols["handicap"].dtype.type),
+        handicap_percentage=decimals(st["handicap_percentage"], st_cols["handicap_percentage"].dtype.type),
         ranked_entrants=st.groupby([st["event_id"], st["session"], rank_section, rank_dir])["entrant"].transform("size"),
     )
 

@@ -48,6 +48,10 @@ select
     score_x,
     max_x,
     score_den,
+    handicap,
+    handicap_percentage,
+    handicap_rank,
+    handicap_rank_label,
     source_file,
     source_sha256,
     run_id

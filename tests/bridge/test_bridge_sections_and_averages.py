@@ -106,3 +106,55 @@ def test_wrong_event_settings_stop_the_run(office, body, why):
         # the organisation's batch is refused with the settings file's reason; nothing posts
         assert result.exit_code != nightly.EXIT_OK and why in str(result.report)
     assert office.query("select count(*) as n from session_standings")["n"].iloc[0] == 0
+
+
+# usebio_handicap_pairs.xml: the passed-in fixture's results (scratch, worked out in
+# tests/bridge/test_usebio_quirks.py: NS1 62.50, NS2 37.50, NS3 50.00; EW1 37.50, EW2 25.00, EW3 87.50)
+# with HANDICAP NS1 -6.42, NS2 25.5, NS3 none (writers leave out 0), EW1 11.02, EW2 -0.01, EW3 4.
+# Half the handicap added (the NZ Scorer's rule: its public handicap_pairs.xml prints
+# PERCENTAGE = matchpoint % + HANDICAP / 2 for all 18 pairs, e.g. 57.39 - 6.42 / 2 = 54.18):
+#   NS1 62.50 - 3.21 = 59.29   NS2 37.50 + 12.75 = 50.25   NS3 50.00 + 0 = 50.00
+#   EW1 37.50 + 5.51 = 43.01   EW2 25.00 - 0.005 = 24.995 -> half-up 25.00   EW3 87.50 + 2 = 89.50
+# Handicap ranks: NS1 1, NS2 2, NS3 3 (scratch: NS1 1, NS3 2, NS2 3); EW3 1, EW1 2, EW2 3.
+# The full handicap: NS1 56.08, NS2 63.00, NS3 50.00; EW1 48.52, EW2 24.99, EW3 91.50.
+HCP_HALF = {("NS", "1"): ("-6.42", "59.29", "1", "1"), ("NS", "2"): ("25.50", "50.25", "2", "3"),
+            ("NS", "3"): ("0.00", "50.00", "3", "2"), ("EW", "1"): ("11.02", "43.01", "2", "2"),
+            ("EW", "2"): ("-0.01", "25.00", "3", "3"), ("EW", "3"): ("4.00", "89.50", "1", "1")}
+HCP_FULL = {("NS", "1"): "56.08", ("NS", "2"): "63.00", ("NS", "3"): "50.00",
+            ("EW", "1"): "48.52", ("EW", "2"): "24.99", ("EW", "3"): "91.50"}
+
+
+def _hcp(st: pd.DataFrame) -> dict:
+    return {(r.direction, r.entrant): (str(r.handicap), str(r.handicap_percentage), str(r.handicap_rank), str(r.rank))
+            for r in st.itertuples()}
+
+
+def test_handicaps_as_the_file_states_them():
+    frames, q = parse_usebio("club/hcp.xml", (FIX / "usebio_handicap_pairs.xml").read_bytes())
+    assert q.empty
+    st = compute_standings(frames["traveller_lines"], frames["events"], frames["entrants"])["session_standings"]
+    assert _hcp(st) == HCP_HALF
+    full = compute_standings(frames["traveller_lines"], frames["events"].assign(handicap_share="full"),
+                             frames["entrants"])["session_standings"]
+    assert {(r.direction, r.entrant): str(r.handicap_percentage) for r in full.itertuples()} == HCP_FULL
+
+
+def test_an_event_without_handicaps_has_none_and_a_bad_handicap_is_reported():
+    frames, _ = parse_usebio("club/two.xml", (FIX / TWO).read_bytes())
+    st = compute_standings(frames["traveller_lines"], frames["events"], frames["entrants"])["session_standings"]
+    assert st["handicap"].isna().all() and st["handicap_percentage"].isna().all() and st["handicap_rank"].isna().all()
+    data = (FIX / "usebio_handicap_pairs.xml").read_bytes().replace(b"<HANDICAP>25.5</HANDICAP>", b"<HANDICAP>lots</HANDICAP>")
+    frames, q = parse_usebio("club/hcp.xml", data)
+    assert q["location"].tolist() == ["PARTICIPANTS, pair 2 NS"]
+    assert "HANDICAP 'lots' is not a handicap" in q["reason"].iloc[0]
+    st = compute_standings(frames["traveller_lines"], frames["events"], frames["entrants"])["session_standings"]
+    assert str(st.set_index(["direction", "entrant"]).loc[("NS", "2"), "handicap_percentage"]) == "37.50"  # scored with 0
+
+
+def test_handicaps_through_the_nightly_run_and_on_the_notice_board(office):
+    office.post(f"{CLUB}/2026-11-24-hcp.xml", (FIX / "usebio_handicap_pairs.xml").read_bytes())
+    assert office.run().exit_code == nightly.EXIT_OK
+    st = office.query("select direction, entrant, handicap, handicap_percentage, handicap_rank, rank from session_standings")
+    assert _hcp(st) == HCP_HALF
+    html = next((office.state / "publications" / CLUB).glob("*handicap-pairs")).joinpath("index.html").read_text("utf-8")
+    assert "Hcp %" in html and "59.29" in html and "89.50" in html
