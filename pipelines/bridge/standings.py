@@ -12,7 +12,7 @@ import pandas as pd
 
 from pipelines.bridge.imps import butler_boards, cross_imp_boards, session_standings_imps, team_boards, team_matches
 from pipelines.bridge.exact import round_half_up_ratio, to_decimal
-from pipelines.bridge.matchpoints import matchpoint_boards, rank_labels, session_standings_mp
+from pipelines.bridge.matchpoints import matchpoint_boards, rank_labels, session_standings_mp, white_book_averages
 
 BOARD_RESULT_COLUMNS = [
     "event_id", "session", "section", "board", "round", "ns_pair", "ew_pair", "contract", "declarer", "tricks",
@@ -72,6 +72,12 @@ def compute_standings(
     across = (events.set_index("event_id")["section_scoring"].reindex(lines["event_id"]).to_numpy() == "across_sections"
               if "section_scoring" in events else np.zeros(len(lines), dtype=bool))
     lines["comparison"] = lines["section"].where(~across, "*")
+    # White Book average-plus: the events that use it matchpoint in units of 1/10,000 of a point at
+    # least, so that a percentage with 2 decimals of a board's top is exact (matchpoints.white_book_averages)
+    white_book = (events.drop_duplicates("event_id").set_index("event_id")["average_plus"].reindex(lines["event_id"])
+                  .to_numpy() == "white_book") if "average_plus" in events else np.zeros(len(lines), dtype=bool)
+    if white_book.any():
+        lines["mp_base"] = np.where(white_book, 10000, 100)
 
     # Matchpoints of every MP line at once: a comparison group across sections may hold sections of
     # both numberings (a Mitchell and a Howell section of one session, scored across the field).
@@ -90,6 +96,9 @@ def compute_standings(
             continue
         if scoring == "MP":
             b = mp_boards.loc[part.index]
+            wb = pd.Series(white_book, index=lines.index).loc[part.index]
+            if wb.any():
+                b = pd.concat([white_book_averages(b[wb], pair_numbering=numb), b[~wb]]).loc[b.index]
             st = session_standings_mp(b, winners=int(winners), pair_numbering=numb, acbl_scale=acbl_scale)
             st["score_den"] = st["mp_den"] * (2 if acbl_scale else 1)
         else:

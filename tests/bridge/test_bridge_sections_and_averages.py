@@ -158,3 +158,61 @@ def test_handicaps_through_the_nightly_run_and_on_the_notice_board(office):
     assert _hcp(st) == HCP_HALF
     html = next((office.state / "publications" / CLUB).glob("*handicap-pairs")).joinpath("index.html").read_text("utf-8")
     assert "Hcp %" in html and "59.29" in html and "89.50" in html
+
+
+# Average-plus per the EBU White Book. A 3-table Mitchell (two winners), 4 boards, top 4 a board:
+#   board 1 (none vul): NS1-EW1 4S= N 420, NS2-EW2 2S+2 N 170, NS3-EW3 4S-1 N -50
+#            NS1 4, NS2 2, NS3 0;  EW1 0, EW2 2, EW3 4
+#   board 2 (NS vul):   NS1-EW2 4H= S 620, NS2-EW3 3S= S 140, NS3-EW1 4S-1 N -100
+#            NS1 4, NS2 2, NS3 0;  EW2 0, EW3 2, EW1 4
+#   board 3 (EW vul):   NS1-EW3 A60/40 (AVE+ to NS1, AVE- to EW3), NS2-EW1 2S= N 110, NS3-EW2 3S= N 140
+#            2 real results of N = 3: raw NS2 0, NS3 2 -> Neuberg (mp + 1) x 3/2 - 1: NS2 0.5, NS3 3.5;
+#            EW1 3.5, EW2 0.5.  Fixed: NS1 60 % of 4 = 2.4, EW3 40 % = 1.6
+#   board 4 (all vul):  NS1-EW1 2H= N 110, NS2-EW2 3NT= N 600, NS3-EW3 A40/60 (AVE- to NS3, AVE+ to EW3)
+#            raw NS1 0, NS2 2 -> NS1 0.5, NS2 3.5; EW1 3.5, EW2 0.5.  Fixed: NS3 1.6, EW3 2.4
+# Fixed 60/40 (top 16): NS1 4+4+2.4+0.5 = 10.9 = 68.125 -> 68.13; NS2 2+2+0.5+3.5 = 8 = 50.00;
+#   NS3 0+0+3.5+1.6 = 5.1 = 31.875 -> 31.88; EW1 0+4+3.5+3.5 = 11 = 68.75; EW2 2+0+0.5+0.5 = 3 = 18.75;
+#   EW3 4+2+1.6+2.4 = 10 = 62.50.
+# Own session percentages on the boards not adjusted:
+#   NS1 boards 1, 2, 4: 8.5 / 12 = 70.833 -> 70.83 (> 60: AVE+ becomes 70.83 % of 4 = 2.8332)
+#   NS3 boards 1, 2, 3: 3.5 / 12 = 29.166 -> 29.17 (< 40: AVE- becomes 29.17 % of 4 = 1.1668)
+#   EW3 boards 1, 2:    6 / 8 = 75.00 (AVE- on board 3 stays 40 % = 1.6; AVE+ on board 4 becomes 75 % = 3.0)
+# White Book: NS1 4+4+2.8332+0.5 = 11.3332 / 16 = 70.8325 -> 70.83; NS3 3.5+1.1668 = 4.6668 / 16 = 29.1675
+#   -> 29.17; EW3 4+2+1.6+3 = 10.6 / 16 = 66.25; the others as fixed.
+AVERAGES = (
+    "event_date,event_name,board,ns_pair,ew_pair,contract,declarer,result,score_ns,adjusted\n"
+    "2026-11-25,Average Plus,1,1,1,4S,N,10,420,\n2026-11-25,Average Plus,1,2,2,2S,N,10,170,\n"
+    "2026-11-25,Average Plus,1,3,3,4S,N,9,-50,\n"
+    "2026-11-25,Average Plus,2,1,2,4H,S,10,620,\n2026-11-25,Average Plus,2,2,3,3S,S,9,140,\n"
+    "2026-11-25,Average Plus,2,3,1,4S,N,9,-100,\n"
+    "2026-11-25,Average Plus,3,1,3,,,,,A60/40\n2026-11-25,Average Plus,3,2,1,2S,N,8,110,\n"
+    "2026-11-25,Average Plus,3,3,2,3S,N,9,140,\n"
+    "2026-11-25,Average Plus,4,1,1,2H,N,8,110,\n2026-11-25,Average Plus,4,2,2,3NT,N,9,600,\n"
+    "2026-11-25,Average Plus,4,3,3,,,,,A40/60\n"
+)
+FIXED = {("NS", "1"): "68.13", ("NS", "2"): "50.00", ("NS", "3"): "31.88",
+         ("EW", "1"): "68.75", ("EW", "2"): "18.75", ("EW", "3"): "62.50"}
+WHITE_BOOK = {**FIXED, ("NS", "1"): "70.83", ("NS", "3"): "29.17", ("EW", "3"): "66.25"}
+
+
+def test_average_plus_fixed_and_per_the_white_book():
+    from pipelines.bridge.parse_csv import parse_csv
+    frames, q = parse_csv("club/ave.csv", AVERAGES.encode())
+    assert q.empty, q.to_dict("records")
+    for setting, expected in (("fixed", FIXED), ("white_book", WHITE_BOOK)):
+        out = compute_standings(frames["traveller_lines"], frames["events"].assign(average_plus=setting), frames["entrants"])
+        st = out["session_standings"]
+        assert {(r.direction, r.entrant): str(r.percentage) for r in st.itertuples()} == expected, setting
+    b = out["board_results"].set_index(["board", "ns_pair"])
+    # exact units: 70.83 % of a top of 4 is 2.8332, 29.17 % is 1.1668, 75 % is 3 (EW3 on board 4)
+    assert b.loc[(3, "1"), "mp_ns"] == pytest.approx(2.8332, abs=1e-12)
+    assert b.loc[(4, "3"), "mp_ns"] == pytest.approx(1.1668, abs=1e-12) and b.loc[(4, "3"), "mp_ew"] == 3.0
+    assert b.loc[(3, "1"), "mp_ns_x"] * 10000 == 28332 * b.loc[(3, "1"), "mp_den"]
+
+
+def test_average_plus_setting_through_the_nightly_run(office):
+    office.club_with('average_plus = "white_book"\n')
+    office.post(f"{CLUB}/2026-11-25-ave.csv", AVERAGES.encode())
+    assert office.run().exit_code == nightly.EXIT_OK
+    st = office.query("select direction, entrant, percentage from session_standings")
+    assert {(r.direction, r.entrant): str(r.percentage) for r in st.itertuples()} == WHITE_BOOK
