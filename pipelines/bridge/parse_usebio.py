@@ -135,6 +135,24 @@ def _passed_in(contract: str, score: str, tricks: str) -> bool:
     return (c in _NOT_PLAYED or c == "N P") and sc in ("0", "+0", "-0") and tr in ("", "0")
 
 
+def _drop_phantom_tables(raw: pd.DataFrame, entrants: pd.DataFrame) -> pd.DataFrame:
+    """A traveller line with no contract, declarer, tricks or score against a pair number the file
+    does not list (a phantom pair: the other pair sat out that round) is no result, like ``NP``: the
+    board simply has fewer results. A blank line between two listed pairs is kept, and quarantined
+    by finalise as a line without a contract."""
+    blank = raw["_blank"].astype(bool)
+    if not blank.any() or entrants.empty:
+        return raw
+    listed = entrants[["event_id", "entrant"]].drop_duplicates().assign(_listed=True)
+
+    def is_listed(col: str) -> pd.Series:
+        probe = raw[["event_id"]].assign(entrant=split_pair_number(raw[col])["pair"].to_numpy())
+        return pd.Series(probe.merge(listed, on=["event_id", "entrant"], how="left")["_listed"].notna().to_numpy(),
+                         index=raw.index)
+
+    return raw[~(blank & ~(is_listed("ns_pair") & is_listed("ew_pair")))]
+
+
 def _text(el, name: str, default: str = "") -> str:
     if el is None:
         return default
@@ -236,7 +254,8 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                                      "result_raw": tricks, "score_raw": score, "adjusted_raw": "",
                                      "vulnerable_raw": _text(child, "VULNERABILITY") or _text(child, "VULNERABLE"),
                                      "dealer_raw": _text(child, "DEALER"),
-                                     "location": f"{prefix}BOARD {bshown}, TRAVELLER_LINE {li}"})
+                                     "location": f"{prefix}BOARD {bshown}, TRAVELLER_LINE {li}",
+                                     "_blank": not (contract.strip() or played_by.strip() or tricks.strip() or score.strip())})
                 else:
                     walk(child, session, section, rnd)
 
@@ -283,6 +302,8 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
     entrants = entrants_frame(fine)
     parts, qs = [], []
     raw = pd.DataFrame(recs)
+    if not raw.empty:
+        raw = raw.pipe(_drop_phantom_tables, entrants).drop(columns="_blank")
     if not raw.empty:
         for (ev_id, sec), part in raw.groupby(["event_id", "section"], sort=False):
             ents = entrants[entrants["event_id"] == ev_id] if not entrants.empty else None

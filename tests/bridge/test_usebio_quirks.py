@@ -162,3 +162,35 @@ def test_a_stated_score_posts_through_the_nightly_run_and_is_marked_on_the_notic
     assert [str(p) for p in pct["percentage"]] == ["12.50", "75.00", "62.50", "87.50", "62.50", "0.00"]  # as above
     html = next((office.state / "publications" / CLUB).glob("*passed-in-pairs")).joinpath("index.html").read_text("utf-8")
     assert "Law 77 gives 140 for NS" in html
+
+
+def test_a_howell_with_a_phantom_scores_the_sit_out_pairs_over_the_boards_they_played():
+    """usebio_howell_with_phantom.xml: 5 pairs and a phantom (pair 6, not listed), one winner; the
+    pair meeting the phantom sits out (its lines have no contract, tricks or score). Pair 5 sits out
+    boards 1-2, pair 4 boards 3-4. Every board has 2 results: top 2.
+      B1 (none vul): 1v2 4S= N 420 > 3v4 4S-1 N -50       -> 1: 2, 2: 0;  3: 0, 4: 2
+      B2 (NS vul):   1v2 3NT= S 600 < 3v4 3NT+1 S 630     -> 1: 0, 2: 2;  3: 2, 4: 0
+      B3 (EW vul):   1v3 2H= E -110 > 2v5 2H+1 E -140     -> 1: 2, 3: 0;  2: 0, 5: 2
+      B4 (all vul):  1v3 1NT= N 90 = 2v5 1NT= N 90        -> 1 each
+    Over the boards played: 1 5/8 = 62.50, 2 3/8 = 37.50, 3 3/8 = 37.50, 4 2/4 = 50.00, 5 3/4 = 75.00
+    (16 matchpoints in all = 4 boards x 2 results x 2). Places: 5, 1, 4, then 2 and 3 sharing 4th.
+    """
+    frames, q = parse_usebio("club/phantom.xml", (FIX / "usebio_howell_with_phantom.xml").read_bytes())
+    assert q.empty, q.to_dict("records")
+    lines = frames["traveller_lines"]
+    assert len(lines) == 8 and "6" not in set(lines["ns_pair"]) | set(lines["ew_pair"])
+    from pipelines.bridge.standings import compute_standings
+    st = compute_standings(lines, frames["events"], frames["entrants"])["session_standings"].set_index("entrant")
+    assert {e: str(st.loc[e, "percentage"]) for e in st.index} == {"1": "62.50", "2": "37.50", "3": "37.50",
+                                                                   "4": "50.00", "5": "75.00"}
+    assert {e: st.loc[e, "rank_label"] for e in st.index} == {"5": "1", "1": "2", "4": "3", "2": "4=", "3": "4="}
+    assert {e: int(st.loc[e, "boards"]) for e in st.index} == {"1": 4, "2": 4, "3": 4, "4": 2, "5": 2}
+
+
+def test_a_blank_line_between_two_listed_pairs_is_still_reported():
+    data = (FIX / "usebio_howell_with_phantom.xml").read_bytes().replace(
+        b"<TRAVELLER_LINE><NS_PAIR_NUMBER>5</NS_PAIR_NUMBER><EW_PAIR_NUMBER>6</EW_PAIR_NUMBER></TRAVELLER_LINE>",
+        b"<TRAVELLER_LINE><NS_PAIR_NUMBER>5</NS_PAIR_NUMBER><EW_PAIR_NUMBER>4</EW_PAIR_NUMBER></TRAVELLER_LINE>")
+    frames, q = parse_usebio("club/phantom.xml", data)
+    reasons = dict(zip(q["location"], q["reason"]))  # (pair 4 also has two lines on board 1 now)
+    assert "BOARD 1, TRAVELLER_LINE 3" in reasons and len(frames["traveller_lines"]) == 7
