@@ -140,6 +140,7 @@ class SessionStandings(pa.DataFrameModel):
     handicap_percentage: Series[pe.Decimal(5, 2)] = pa.Field(nullable=True)
     handicap_rank: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1)
     handicap_rank_label: Series[str] = pa.Field(nullable=True)
+    scorer_master_points: Series[str] = pa.Field(nullable=True)
 
     class Config:
         strict = True
@@ -367,6 +368,8 @@ class BridgeSessionStanding(pa.DataFrameModel):
     handicap_percentage: PERCENT = pa.Field(nullable=True)
     handicap_rank: INT = pa.Field(nullable=True, ge=1)
     handicap_rank_label: TEXT = pa.Field(nullable=True)
+    # what the scorer's file awarded, for the record ("40.00 c"); never used for our awards
+    scorer_master_points: TEXT = pa.Field(nullable=True)
     source_file: TEXT = pa.Field()
     source_sha256: TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
     run_id: TEXT = pa.Field()
@@ -431,6 +434,8 @@ class BridgeOptions(pa.DataFrameModel):
     average_plus: Series[str] = pa.Field(isin=["fixed", "white_book"])
     # share of a pair's stated HANDICAP added to its percentage: half (NZ Scorer) or full
     handicap_share: Series[str] = pa.Field(isin=["half", "full"])
+    # USEBIO MASTER_POINTS_AWARDED counts hundredths (100, USEBIO 1.2 writers), tenths (10) or points (1)
+    master_points_scale: Series[int] = pa.Field(isin=[1, 10, 100])
 
     class Config:
         strict = True
@@ -446,6 +451,8 @@ class BridgeEventSettings(pa.DataFrameModel):
     average_plus: Series[str] = pa.Field(isin=["fixed", "white_book"])
     # share of a pair's stated HANDICAP added to its percentage: half (NZ Scorer) or full
     handicap_share: Series[str] = pa.Field(isin=["half", "full"])
+    # USEBIO MASTER_POINTS_AWARDED counts hundredths (100, USEBIO 1.2 writers), tenths (10) or points (1)
+    master_points_scale: Series[int] = pa.Field(isin=[1, 10, 100])
 
     class Config:
         strict = True

@@ -37,7 +37,7 @@ TRAVELLER_COLUMNS = [
 ]
 EVENT_COLUMNS = ["event_id", "event_date", "name", "movement", "scoring", "winner_type", "source_file"]
 ENTRANT_COLUMNS = ["event_id", "section", "direction", "entrant", "entrant_name", "player_names", "player_ids",
-                   "handicap"]
+                   "handicap", "master_points"]
 
 
 def empty_quarantine() -> pd.DataFrame:

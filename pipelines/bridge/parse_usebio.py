@@ -219,7 +219,10 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                                              "entrant": sp["pair"], "entrant_name": "",
                                              "player_names": "; ".join(_text(x, "PLAYER_NAME") for x in players),
                                              "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players),
-                                             "handicap": _text(p, "HANDICAP")})
+                                             "handicap": _text(p, "HANDICAP"),
+                                             "master_points": "; ".join(
+                                                 f"{_text(m, 'MASTER_POINTS_AWARDED')} {_text(m, 'MASTER_POINT_TYPE')}".strip()
+                                                 for m in p.findall("MASTER_POINTS"))})
                         elif ptag == "TEAM":
                             num = p.get("TEAM_ID") or _text(p, "TEAM_NUMBER") or _text(p, "TEAM_ID")
                             players = p.findall(".//PLAYER")
@@ -299,6 +302,13 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                       f"HANDICAP '{clip(h)}' is not a handicap: expected percentage points such as 3.5, -6.42 or 0 "
                       "(at most 2 decimals, below 100); the pair is scored without it"))
             r["handicap"] = ""
+        awards = [a for a in str(r.get("master_points", "")).split("; ") if a]
+        if awards and not all(re.fullmatch(r"\d{1,9}( [A-Za-z0-9]{1,20})?", a) for a in awards):
+            q.append((f"PARTICIPANTS, pair {clip(r['entrant'], 20)}" + (f" {r['direction']}" if r["direction"] else ""),
+                      f"MASTER_POINTS '{clip(r['master_points'])}' is not understood: expected MASTER_POINTS_AWARDED a whole "
+                      "number (the points x 100, or x 10 as some writers do: the club's master_points_scale) and an "
+                      "optional MASTER_POINT_TYPE; the pair's result posts without the scorer's award"))
+            r["master_points"] = ""
     entrants = entrants_frame(fine)
     parts, qs = [], []
     raw = pd.DataFrame(recs)

@@ -7,6 +7,8 @@ share them; nothing loops over rows or boards.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 import pandas as pd
 
@@ -22,7 +24,7 @@ BOARD_RESULT_COLUMNS = [
 STANDING_COLUMNS = [
     "event_id", "session", "section", "direction", "entrant", "player_ids", "player_names", "score", "max_score",
     "percentage", "rank", "rank_label", "boards", "score_x", "max_x", "score_den", "scoring",
-    "handicap", "handicap_percentage", "handicap_rank", "handicap_rank_label",
+    "handicap", "handicap_percentage", "handicap_rank", "handicap_rank_label", "scorer_master_points",
 ]
 TEAM_MATCH_COLUMNS = ["event_id", "session", "round", "team", "opponent", "boards", "imps_for", "imps_against",
                       "imp_margin", "vp", "vp_scale"]
@@ -119,6 +121,7 @@ def compute_standings(
     standings = pd.concat(standings_parts, ignore_index=True) if standings_parts else pd.DataFrame(columns=STANDING_COLUMNS)
     standings = _attach_players(standings, entrants)
     standings = apply_handicaps(standings, entrants, events)
+    standings = scorer_master_points(standings, entrants, events)
     for c in STANDING_COLUMNS:
         if c not in standings:
             standings[c] = pd.NA
@@ -128,6 +131,34 @@ def compute_standings(
     probs = pd.concat(problems, ignore_index=True) if problems else pd.DataFrame(columns=["source_file", "location", "reason"])
     return {"board_results": board_results, "session_standings": standings, "team_matches": teams[TEAM_MATCH_COLUMNS],
             "problems": probs}
+
+
+def scorer_master_points(standings: pd.DataFrame, entrants: pd.DataFrame | None, events: pd.DataFrame) -> pd.DataFrame:
+    """The master points the scorer's file awarded a pair (USEBIO ``MASTER_POINTS``), for the
+    record: text such as ``"40.00 c"`` or ``"15.00 b; 2.50 c"`` (one per award and type; types are
+    different denominations and are never added up). ``MASTER_POINTS_AWARDED`` is a whole number of
+    hundredths of a point (USEBIO 1.2 writers, e.g. 4000 = 40 points) or of tenths, as the event's
+    ``master_points_scale`` (100, 10 or 1) says. Our own awards never use it."""
+    keys = ["event_id", "section", "direction", "entrant"]
+    if standings.empty or entrants is None or entrants.empty or "master_points" not in entrants:
+        return standings.assign(scorer_master_points="")
+    mp = entrants[keys + ["master_points"]].fillna("").astype("string")
+    mp = mp[mp["master_points"].str.strip() != ""].drop_duplicates(keys)
+    if mp.empty:
+        return standings.assign(scorer_master_points="")
+    scale = (events.drop_duplicates("event_id").set_index("event_id")["master_points_scale"] if "master_points_scale" in events
+             else pd.Series(dtype="int64"))
+    one = mp.assign(award=mp["master_points"].str.split("; ")).explode("award")
+    parts = one["award"].str.extract(r"^(?P<raw>\d+)\s*(?P<type>.*)$")
+    div = one["event_id"].map(scale).fillna(100).astype("int64")
+    hundredths = pd.to_numeric(parts["raw"], errors="coerce").fillna(0).astype("int64") * (100 // div)
+    places = np.where(div == 1, 0, np.where(div == 10, 1, 2))
+    value = [str(d.quantize(Decimal(1).scaleb(-int(p)))) for d, p in zip(to_decimal(hundredths), places)]
+    one = one.assign(text=(pd.Series(value, index=one.index) + " " + parts["type"].fillna("")).str.strip())
+    joined = one.groupby(keys, sort=False)["text"].agg("; ".join).reset_index()
+    out = standings.merge(joined, on=keys, how="left")
+    out.index = standings.index
+    return out.assign(scorer_master_points=out["text"].fillna("")).drop(columns="text")
 
 
 def apply_handicaps(standings: pd.DataFrame, entrants: pd.DataFrame | None, events: pd.DataFrame) -> pd.DataFrame:

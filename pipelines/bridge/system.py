@@ -47,9 +47,10 @@ PARSERS = {".pbn": parse_pbn, ".xml": parse_usebio, ".csv": parse_csv}
 KINDS = {"MP": "bridge_pairs_session", "XIMP": "bridge_imp_pairs_session", "BUTLER": "bridge_imp_pairs_session",
          "TEAMS": "bridge_teams"}
 DEFAULT_OPTIONS = {"acbl_scale": False, "vp_scale": "WBF20", "butler_trim_min_results": 5, "boards_per_match": None,
-                   "section_scoring": "per_section", "average_plus": "fixed", "handicap_share": "half", "events": []}
+                   "section_scoring": "per_section", "average_plus": "fixed", "handicap_share": "half",
+                   "master_points_scale": 100, "events": []}
 # The settings an event may override, by its name ([[options.events]] in the club's settings file).
-EVENT_SETTINGS = ("section_scoring", "average_plus", "handicap_share")
+EVENT_SETTINGS = ("section_scoring", "average_plus", "handicap_share", "master_points_scale")
 LINE_KEY = ["event_id", "session", "section", "round", "board", "ns_pair"]
 # The plausible window of a session's date. Before 1987 duplicate bridge was scored under earlier
 # Laws (the 1987 Laws raised the non-vulnerable doubled undertricks from the fourth on from 200

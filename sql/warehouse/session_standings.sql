@@ -52,6 +52,7 @@ select
     handicap_percentage,
     handicap_rank,
     handicap_rank_label,
+    scorer_master_points,
     source_file,
     source_sha256,
     run_id

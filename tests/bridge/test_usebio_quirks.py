@@ -160,6 +160,8 @@ def test_a_stated_score_posts_through_the_nightly_run_and_is_marked_on_the_notic
                                       "law77_score_ns": 140}]
     pct = office.query("select direction, entrant, percentage from session_standings order by direction, entrant")
     assert [str(p) for p in pct["percentage"]] == ["12.50", "75.00", "62.50", "87.50", "62.50", "0.00"]  # as above
+    mp = office.query("select direction, entrant, scorer_master_points from session_standings where scorer_master_points <> ''")
+    assert sorted(map(tuple, mp.values.tolist())) == [("EW", "3", "15.00 b; 2.50 c"), ("NS", "1", "40.00 c")]  # 1500/100, 250/100, 4000/100
     html = next((office.state / "publications" / CLUB).glob("*passed-in-pairs")).joinpath("index.html").read_text("utf-8")
     assert "Law 77 gives 140 for NS" in html
 
@@ -194,3 +196,23 @@ def test_a_blank_line_between_two_listed_pairs_is_still_reported():
     frames, q = parse_usebio("club/phantom.xml", data)
     reasons = dict(zip(q["location"], q["reason"]))  # (pair 4 also has two lines on board 1 now)
     assert "BOARD 1, TRAVELLER_LINE 3" in reasons and len(frames["traveller_lines"]) == 7
+
+
+def test_the_scorers_master_points_are_kept_for_the_record_at_the_files_scale():
+    """usebio_np_passed_in.xml: NS1 MASTER_POINTS_AWARDED 4000 type c; EW3 1500 type b and 250 type c.
+    USEBIO 1.2 writers count hundredths (ABF's reader divides by 100; NZ Scorer's converter writes
+    its 40 c-points as 4000): 4000 / 100 = 40.00 c, 1500 / 100 = 15.00 b, 250 / 100 = 2.50 c.
+    A writer counting tenths (master_points_scale 10): 400.0 c, 150.0 b, 25.0 c. Types are kept
+    apart (different denominations)."""
+    from pipelines.bridge.standings import compute_standings
+    frames, q = parse_usebio("club/mp.xml", (FIX / "usebio_np_passed_in.xml").read_bytes())
+    assert q.empty
+    for scale, ns1, ew3 in ((100, "40.00 c", "15.00 b; 2.50 c"), (10, "400.0 c", "150.0 b; 25.0 c")):
+        st = compute_standings(frames["traveller_lines"], frames["events"].assign(master_points_scale=scale),
+                               frames["entrants"])["session_standings"].set_index(["direction", "entrant"])
+        assert st.loc[("NS", "1"), "scorer_master_points"] == ns1 and st.loc[("EW", "3"), "scorer_master_points"] == ew3
+        assert (st.drop(index=[("NS", "1"), ("EW", "3")])["scorer_master_points"] == "").all()
+    bad = (FIX / "usebio_np_passed_in.xml").read_bytes().replace(b"<MASTER_POINTS_AWARDED>4000<", b"<MASTER_POINTS_AWARDED>4o00<")
+    frames, q = parse_usebio("club/mp.xml", bad)
+    assert q["location"].tolist() == ["PARTICIPANTS, pair 1 NS"] and "MASTER_POINTS '4o00 c'" in q["reason"].iloc[0]
+    assert len(frames["traveller_lines"]) == 6  # the results still post
