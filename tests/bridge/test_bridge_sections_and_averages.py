@@ -216,3 +216,39 @@ def test_average_plus_setting_through_the_nightly_run(office):
     assert office.run().exit_code == nightly.EXIT_OK
     st = office.query("select direction, entrant, percentage from session_standings")
     assert {(r.direction, r.entrant): str(r.percentage) for r in st.itertuples()} == WHITE_BOOK
+
+
+def test_a_bridgemate_receiveddata_export_is_read_as_the_scorer_meant():
+    """bridgemate_receiveddata.csv: Bridgemate's ReceivedData table exported as CSV, laid out as
+    Bridgemate writes it (Declarer = the declaring pair's number, NS/EW = its seat, Contract '4 S' /
+    '3 NT', Result '=' / '+2' / '-1', adjusted scores in Remarks as '60%-40%', DateLog, Erased).
+    The same session as AVERAGES above (NS pair k at table k all session: a Mitchell), plus an
+    erased first entry at table 3 board 1 (4S= replaced by 4S-1): the erased line is not a result.
+    So the percentages are FIXED, worked out above."""
+    from pipelines.bridge.parse_csv import parse_csv
+    frames, q = parse_csv("club/2026-11-27-friday-pairs.csv", (FIX / "bridgemate_receiveddata.csv").read_bytes())
+    assert q.empty, q.to_dict("records")
+    ev = frames["events"].iloc[0]
+    assert str(ev["event_date"]) == "2026-11-27" and ev["movement"] == "mitchell" and ev["name"] == "friday pairs"
+    lines = frames["traveller_lines"].set_index(["board", "ns_pair"])
+    assert len(lines) == 12 and lines.loc[(1, "3"), "score_ns"] == -50 and lines.loc[(1, "2"), "score_ns"] == 170
+    assert lines.loc[(3, "1"), "adjusted"] != "" and lines.loc[(3, "1"), "adj_ns_pct"] == 60
+    assert lines.loc[(1, "3"), "location"] == "line 5"  # the physical line of the file
+    st = compute_standings(frames["traveller_lines"], frames["events"], frames["entrants"])["session_standings"]
+    assert {(r.direction, r.entrant): str(r.percentage) for r in st.itertuples()} == FIXED
+
+
+def test_a_bridgemate_export_without_a_date_says_how_to_name_it():
+    from pipelines.bridge.parse_csv import parse_csv
+    data = (FIX / "bridgemate_receiveddata.csv").read_text().replace(",2026-11-27,2026-11-27 ", ",,2026-11-27 ")
+    frames, q = parse_csv("club/friday.csv", data.encode())
+    assert len(q) == 12 and "name the file YYYY-MM-DD-<event>.csv" in q["reason"].iloc[0]
+    frames, q = parse_csv("club/2026-11-27-friday.csv", data.encode())  # the file's name gives the date
+    assert q.empty and str(frames["events"]["event_date"].iloc[0]) == "2026-11-27"
+
+
+def test_a_bridgemate_export_posts_through_the_nightly_run(office):
+    office.post(f"{CLUB}/2026-11-27-friday-pairs.csv", (FIX / "bridgemate_receiveddata.csv").read_bytes())
+    assert office.run().exit_code == nightly.EXIT_OK
+    st = office.query("select direction, entrant, percentage from session_standings")
+    assert {(r.direction, r.entrant): str(r.percentage) for r in st.itertuples()} == FIXED
