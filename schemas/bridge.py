@@ -38,6 +38,8 @@ class TravellerLines(pa.DataFrameModel):
     score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     stated_score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     law77_score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    deal: Series[str] = pa.Field(nullable=True)  # "N:<north> <east> <south> <west>" or ""
+    par: Series[str] = pa.Field(nullable=True)   # "NS 620" or ""
     adjusted: Series[str]
     adj_ns_pct: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
     adj_ew_pct: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
@@ -310,6 +312,8 @@ class BridgeBoardResult(pa.DataFrameModel):
     score_ns: INT = pa.Field(nullable=True)
     stated_score_ns: INT = pa.Field(nullable=True)
     law77_score_ns: INT = pa.Field(nullable=True)
+    deal: TEXT = pa.Field(nullable=True)
+    par: TEXT = pa.Field(nullable=True)
     adjusted: TEXT = pa.Field()
     adj_ns_pct: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
     adj_ew_pct: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})

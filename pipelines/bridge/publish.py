@@ -120,6 +120,17 @@ def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str) -> 
     return pages
 
 
+def _hands(deal) -> dict | None:
+    """``N:<north> <east> <south> <west>`` (as the readers normalise a PBN [Deal]) -> per seat a
+    list of (suit symbol, colour class, cards) for the hand diagram; None without a deal."""
+    text = _text(deal)
+    if not text.startswith("N:"):
+        return None
+    hands = text[2:].split(" ")
+    return {seat: [(SUITS[s], "red" if s in "HD" else "black", cards.replace("T", "10") or "—")
+                   for s, cards in zip("SHDC", hand.split("."))] for seat, hand in zip("NESW", hands)}
+
+
 def _result(row) -> str:
     if row["adjusted"] or row["contract"] == "PASS" or pd.isna(row["tricks"]):
         return ""
@@ -194,6 +205,7 @@ def _travellers(boards: pd.DataFrame, scoring: str) -> list[dict]:
                 "law77": "" if pd.isna(r.get("law77_score_ns", pd.NA)) else str(int(r["law77_score_ns"])),
             })
         out.append({"section": section, "board": int(board), "dealer": first["dealer"], "vulnerable": first["vulnerable"],
+                    "hands": _hands(first.get("deal")), "par": _text(first.get("par")),
                     "top": _text(first["mp_top"]), "datum": _text(first["butler_datum"]) if scoring == "BUTLER" else "",
                     "rows": rows})
     return out

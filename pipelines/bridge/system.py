@@ -330,7 +330,7 @@ def lake_frames(frames: dict[str, pd.DataFrame], scored: dict[str, pd.DataFrame]
 
     # board results: the scored line plus what the traveller said
     lines = frames["traveller_lines"]
-    extra = lines[LINE_KEY + ["level", "strain", "doubled", "vulnerable", "dealer", "stated_score_ns", "law77_score_ns", "adj_ns_pct",
+    extra = lines[LINE_KEY + ["level", "strain", "doubled", "vulnerable", "dealer", "stated_score_ns", "law77_score_ns", "deal", "par", "adj_ns_pct",
                               "adj_ew_pct", "location"]]
     br = scored["board_results"].astype({"event_id": "string"}).merge(extra.astype({"event_id": "string"}), on=LINE_KEY, how="left")
     br = br.merge(stamp, on="event_id", how="left").merge(meta[["event_id", "scoring"]], on="event_id", how="left")

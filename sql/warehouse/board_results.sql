@@ -51,6 +51,8 @@ select
     dealer,
     stated_score_ns,
     law77_score_ns,
+    deal,
+    par,
     adjusted,
     adj_ns_pct,
     adj_ew_pct,

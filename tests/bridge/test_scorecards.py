@@ -46,3 +46,30 @@ def test_hearts_and_diamonds_are_red(office):
     index = next((office.state / "publications" / CLUB).glob("*friday-pairs")).joinpath("index.html").read_text("utf-8")
     assert '4<span class="red">♥</span>' in index and '4<span class="black">♠</span>' in index
     assert '3<span class="nt">NT</span>' in index
+
+
+def test_the_hand_diagram_and_par_when_the_file_has_them(office):
+    """A PBN game with [Deal "E:..."] (hands clockwise from East) and [OptimumScore "NS 620"]: the
+    reader stores the deal from North (N: north east south west) and the board shows the four hands
+    and the par; a deal that is not 52 different cards is not shown (the results still post)."""
+    from pipelines.bridge.parse_pbn import parse_pbn
+    deal = "E:K98652.J954.K65. 7.AQ732.Q87.Q982 T3.KT6.JT2.K7653 AQJ4.8.A943.AJT4"
+    pbn = ('[Event "Deal Pairs"]\n[Date "2026.11.28"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+           f'[Deal "{deal}"]\n[OptimumScore "NS 620"]\n'
+           '[ScoreTable "PairId_NS\\\\2R;PairId_EW\\\\2R;Contract\\\\5L;Declarer\\\\1R;Result\\\\2R;Score_NS\\\\6R"]\n'
+           '1 1 4S N 10 420\n2 2 4S N 11 450\n')
+    frames, q = parse_pbn("club/deal.pbn", pbn.encode())
+    assert q.empty, q.to_dict("records")
+    lines = frames["traveller_lines"]
+    # E: east first, so North is the fourth hand, East the first, South the second, West the third
+    assert set(lines["deal"]) == {"N:AQJ4.8.A943.AJT4 K98652.J954.K65. 7.AQ732.Q87.Q982 T3.KT6.JT2.K7653"}
+    assert set(lines["par"]) == {"NS 620"}
+    broken = parse_pbn("club/deal.pbn", pbn.replace("AJT4\"", "AJT3\"").encode())[0]["traveller_lines"]
+    assert set(broken["deal"]) == {""} and len(broken) == 2
+    office.post(f"{CLUB}/2026-11-28-deal.pbn", pbn)
+    assert office.run().exit_code == nightly.EXIT_OK
+    index = next((office.state / "publications" / CLUB).glob("*deal-pairs")).joinpath("index.html").read_text("utf-8")
+    assert "Par NS 620" in index and 'class="deal"' in index
+    # North's hand: spades AQJ4, hearts 8, diamonds A943, clubs AJ104 (T shown as 10)
+    north = index.split("<td>N<br>", 1)[1].split("</td>", 1)[0]
+    assert re.sub(r"<[^>]+>", " ", north).split() == ["♠", "AQJ4", "♥", "8", "♦", "A943", "♣", "AJ104"]
