@@ -186,7 +186,7 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
             continue
         d = parse_date(_text(ev, "DATE"))
         if d is None:
-            q.append((f"EVENT {ev_i}, DATE", f"DATE '{clip(_text(ev, 'DATE'))}' is not a date: expected dd/mm/yyyy"))
+            q.append((f"EVENT {ev_i}, DATE", f"DATE '{clip(_text(ev, 'DATE'))}' is not a date: expected dd/mm/yyyy (USEBIO 1.2) or yyyy-mm-dd (USEBIO 1.3)"))
             continue
         event_id = make_event_id(d, name, source_file)
         ev_type = (ev.get("EVENT_TYPE") or "PAIRS").upper()

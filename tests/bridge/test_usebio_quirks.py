@@ -216,3 +216,27 @@ def test_the_scorers_master_points_are_kept_for_the_record_at_the_files_scale():
     frames, q = parse_usebio("club/mp.xml", bad)
     assert q["location"].tolist() == ["PARTICIPANTS, pair 1 NS"] and "MASTER_POINTS '4o00 c'" in q["reason"].iloc[0]
     assert len(frames["traveller_lines"]) == 6  # the results still post
+
+
+def test_a_usebio_1_3_file():
+    """usebio_v1_3.xml, written as USEBIO 1.3 writers do (a reader that handles both versions shows
+    the differences: DATE in ISO form, EVENT_ID for 1.2's EVENT_IDENTIFIER, EVENT_RATING for
+    MASTER_POINT_SCALE, EVENT_TYPE MP_PAIRS, a STRATIFICATION block, STRAT_PLACE), its DTD
+    usebio_v1_3.dtd. Mitchell, 2 NS + 2 EW, top 2 a board:
+      Board 1 (none vul): NS1 v EW1 3NT by S 10 tricks = +430 > NS2 v EW2 3NT by S 9 = +400:
+                          NS1 2, NS2 0; EW1 0, EW2 2.
+      Board 2 (NS vul; EW not): NS1 v EW2 4H by W 10 = -420 < NS2 v EW1 4H by W 9 = +50:
+                          NS1 0, NS2 2; EW2 2, EW1 0.
+    Of 4: NS1 2 = 50.00, NS2 2 = 50.00 (1= both), EW1 0 = 0.00, EW2 4 = 100.00 (the file's own
+    PERCENTAGE and PLACE). MASTER_POINTS_AWARDED 45 black, in hundredths: 0.45 black."""
+    from pipelines.bridge.standings import compute_standings
+    frames, q = parse_usebio("club/v13.xml", (FIX / "usebio_v1_3.xml").read_bytes())
+    assert q.empty, q.to_dict("records")
+    ev = frames["events"].iloc[0]
+    assert str(ev["event_date"]) == "2026-11-29" and ev["movement"] == "mitchell" and int(ev["winner_type"]) == 2
+    lines = frames["traveller_lines"].set_index(["board", "ns_pair"])
+    assert lines["score_ns"].to_dict() == {(1, "1"): 430, (1, "2"): 400, (2, "1"): -420, (2, "2"): 50}
+    st = compute_standings(frames["traveller_lines"], frames["events"], frames["entrants"])["session_standings"]
+    got = {(r.direction, r.entrant): (str(r.percentage), r.rank_label, r.scorer_master_points) for r in st.itertuples()}
+    assert got == {("NS", "1"): ("50.00", "1=", "0.45 black"), ("NS", "2"): ("50.00", "1=", ""),
+                   ("EW", "1"): ("0.00", "2", ""), ("EW", "2"): ("100.00", "1", "")}
