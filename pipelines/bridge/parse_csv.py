@@ -41,6 +41,9 @@ SCORINGS = {"MP", "XIMP", "BUTLER", "TEAMS"}
 # Bridgemate's result table (ReceivedData of the .bws Access file), exported as CSV with its own
 # column names: read when the header has these (case-insensitive)
 BRIDGEMATE = {"board", "pairns", "pairew", "ns/ew", "contract", "result"}
+# its PlayerNumbers table (Section, Table, Direction N/E/S/W, Number = the player's id, Name;
+# optionally Round), which may follow ReceivedData in the same file under its own header
+PLAYER_TABLE = {"section", "table", "direction", "number"}
 _FILE_DATE = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})[-_ ]?([^/]*?)(?:\.[A-Za-z0-9]+)?$")
 
 
@@ -92,6 +95,55 @@ def _from_bridgemate(df: pd.DataFrame, source_file: str) -> tuple[pd.DataFrame, 
         "result": df["result"].where(adjusted == "", ""), "adjusted": adjusted, "location": df["location"],
     }, index=df.index)
     return out[~missing], problems
+
+
+def _bridgemate_players(df: pd.DataFrame, seats: pd.DataFrame, header: list[str],
+                        rows: list[tuple[int, list[str]]]) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    """Name the pairs of a Bridgemate session from its PlayerNumbers rows: the players sitting
+    North and South at a table (in a round, when the table has a Round column; else in the first
+    round the table played) are that table's North-South pair, East and West its East-West pair.
+    Their numbers are the players' ids, ``Name`` their names. Fills ``ns_ids``/``ns_names``/
+    ``ew_ids``/``ew_names`` of the traveller rows. A player row whose seat no result names is
+    reported."""
+    problems: list[tuple[str, str]] = []
+    if not rows:
+        return df, problems
+    p = pd.DataFrame([r for _, r in rows], columns=header).fillna("").apply(lambda s: s.str.strip())
+    p["location"] = [f"line {n}" for n, _ in rows]
+    if "round" not in p:
+        p["round"] = ""
+    if "name" not in p:
+        p["name"] = ""
+    p["direction"] = p["direction"].str.upper().str[:1]
+    # the seats of every table and round, from the results
+    s = pd.DataFrame({"section": seats.get("section", pd.Series("", index=seats.index)).str.strip(),
+                      "table": seats["table"].str.strip(), "round": seats.get("round", pd.Series("", index=seats.index)).str.strip(),
+                      "pairns": seats["pairns"].str.strip(), "pairew": seats["pairew"].str.strip()}).drop_duplicates()
+    rnd = pd.to_numeric(s["round"], errors="coerce")
+    first = s.assign(_r=rnd).sort_values("_r").drop_duplicates(["section", "table"]).drop(columns="_r")
+    by_round = p["round"] != ""
+    hit = pd.concat([
+        p[by_round].merge(s, on=["section", "table", "round"], how="left"),
+        p[~by_round].drop(columns="round").merge(first, on=["section", "table"], how="left"),
+    ], ignore_index=True)
+    side = hit["direction"].map({"N": "ns", "S": "ns", "E": "ew", "W": "ew"})
+    hit["pair"] = hit["pairns"].where(side == "ns", hit["pairew"])
+    unknown = hit["pair"].isna() | side.isna()
+    for loc, sec, tab, d in zip(hit.loc[unknown, "location"], hit.loc[unknown, "section"], hit.loc[unknown, "table"],
+                                hit.loc[unknown, "direction"]):
+        problems.append((loc, f"the PlayerNumbers row for section {clip(sec, 10)}, table {clip(tab, 10)}, direction "
+                              f"'{clip(d, 5)}' names no seat of a result in this file: expected N, E, S or W at a table "
+                              "that played; the player is not credited"))
+    hit = hit[~unknown].assign(side=side[~unknown])
+    hit = hit.sort_values(["side", "pair", "direction"], kind="stable")
+    who = hit.groupby(["section", "side", "pair"], sort=False).agg(ids=("number", ";".join), names=("name", "; ".join)).reset_index()
+    out = df.copy()
+    for key in ("ns", "ew"):
+        w = who[who["side"] == key].rename(columns={"pair": f"{key}_pair", "ids": f"{key}_ids", "names": f"{key}_names"})
+        merged = out[["section", f"{key}_pair"]].merge(w.drop(columns="side"), on=["section", f"{key}_pair"], how="left")
+        out[f"{key}_ids"] = merged[f"{key}_ids"].fillna("").to_numpy()
+        out[f"{key}_names"] = merged[f"{key}_names"].fillna("").to_numpy()
+    return out, problems
 
 
 def _decode(data: bytes) -> str:
@@ -151,12 +203,25 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     width = len(header)
     q_parts = []
     ok_rows, ok_lines = [], []
+    players_header: list[str] | None = None
+    player_rows: list[tuple[int, list[str]]] = []
     for n, line in content[1:]:
         r, why = _split_line(n, line)
+        lowered = [unicodedata.normalize("NFKC", h).strip().lower() for h in r] if r is not None else []
         if r is None:
             q_parts.append((f"line {n}", why))
-        elif [unicodedata.normalize("NFKC", h).strip().lower() for h in r] == header:
+        elif lowered == header:
+            players_header = None
             continue  # the header again (two exports pasted together)
+        elif bridgemate and PLAYER_TABLE <= set(lowered):
+            players_header = lowered  # Bridgemate's PlayerNumbers table pasted after ReceivedData
+            continue
+        elif players_header is not None:
+            if len(r) != len(players_header):
+                q_parts.append((f"line {n}", f"expected {len(players_header)} comma-separated values as in the "
+                                f"PlayerNumbers header, found {len(r)}"))
+            else:
+                player_rows.append((n, r))
         elif len(r) != width:
             q_parts.append((f"line {n}", f"expected {width} comma-separated values as in the header, found {len(r)}"))
         else:
@@ -169,8 +234,12 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     df = pd.DataFrame(ok_rows, columns=header, dtype="str") if ok_rows else pd.DataFrame(columns=header, dtype="str")
     if bridgemate:
         df["location"] = [f"line {n}" for n in ok_lines]
-        df, more = _from_bridgemate(df.fillna(""), source_file)
+        seats = df.fillna("")
+        df, more = _from_bridgemate(seats, source_file)
         q_parts.extend(more)
+        if players_header is not None or player_rows:
+            df, more = _bridgemate_players(df, seats, players_header or [], player_rows)
+            q_parts.extend(more)
         ok_lines = [int(loc.split(" ")[1]) for loc in df["location"]]
         df = df.drop(columns="location")
     for c in OPTIONAL:

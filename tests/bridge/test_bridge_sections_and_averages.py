@@ -252,3 +252,34 @@ def test_a_bridgemate_export_posts_through_the_nightly_run(office):
     assert office.run().exit_code == nightly.EXIT_OK
     st = office.query("select direction, entrant, percentage from session_standings")
     assert {(r.direction, r.entrant): str(r.percentage) for r in st.itertuples()} == FIXED
+
+
+PLAYERS = (
+    "Section,Table,Direction,Number,Name\n"
+    "1,1,N,1001,Nora North\n1,1,S,1002,Sam South\n1,1,E,2001,Eve East\n1,1,W,2002,Will West\n"
+    "1,2,N,1003,Nina\n1,2,S,1004,Sol\n1,2,E,2003,Ed\n1,2,W,2004,Wu\n"
+    "1,3,N,1005,Ned\n1,3,S,1006,Sue\n1,3,E,2005,Ela\n1,3,W,2006,Wim\n"
+    "1,9,N,1099,Nobody\n"
+)
+
+
+def test_bridgemate_players_from_its_playernumbers_table():
+    """The PlayerNumbers table pasted under ReceivedData (its own header): the players at a table's
+    North and South are the pair sitting NS there in the first round (no Round column), East and
+    West the EW pair. Round 1 (board 1): table 1 NS1 v EW1, table 2 NS2 v EW2, table 3 NS3 v EW3.
+    So NS1 = 1001;1002, EW1 = 2001;2002, ..., EW3 = 2005;2006. Table 9 played nothing: reported."""
+    from pipelines.bridge.parse_csv import parse_csv
+    data = (FIX / "bridgemate_receiveddata.csv").read_text() + PLAYERS
+    frames, q = parse_csv("club/2026-11-27-friday-pairs.csv", data.encode())
+    # ReceivedData: header + 13 rows (lines 1-14); PlayerNumbers header line 15, 12 players 16-27, table 9 line 28
+    assert q["location"].tolist() == ["line 28"] and "table 9" in q["reason"].iloc[0]
+    st = compute_standings(frames["traveller_lines"], frames["events"], frames["entrants"])["session_standings"]
+    got = {(r.direction, r.entrant): (r.player_ids, r.player_names, str(r.percentage)) for r in st.itertuples()}
+    assert got == {
+        ("NS", "1"): ("1001;1002", "Nora North; Sam South", FIXED[("NS", "1")]),
+        ("NS", "2"): ("1003;1004", "Nina; Sol", FIXED[("NS", "2")]),
+        ("NS", "3"): ("1005;1006", "Ned; Sue", FIXED[("NS", "3")]),
+        ("EW", "1"): ("2001;2002", "Eve East; Will West", FIXED[("EW", "1")]),
+        ("EW", "2"): ("2003;2004", "Ed; Wu", FIXED[("EW", "2")]),
+        ("EW", "3"): ("2005;2006", "Ela; Wim", FIXED[("EW", "3")]),
+    }
