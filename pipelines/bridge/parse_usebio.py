@@ -303,7 +303,7 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                       "(at most 2 decimals, below 100); the pair is scored without it"))
             r["handicap"] = ""
         awards = [a for a in str(r.get("master_points", "")).split("; ") if a]
-        if awards and not all(re.fullmatch(r"\d{1,9}( [A-Za-z0-9]{1,20})?", a) for a in awards):
+        if awards and not all(re.fullmatch(r"\d{1,9}( [\w -]{1,30})?", a) for a in awards):
             q.append((f"PARTICIPANTS, pair {clip(r['entrant'], 20)}" + (f" {r['direction']}" if r["direction"] else ""),
                       f"MASTER_POINTS '{clip(r['master_points'])}' is not understood: expected MASTER_POINTS_AWARDED a whole "
                       "number (the points x 100, or x 10 as some writers do: the club's master_points_scale) and an "

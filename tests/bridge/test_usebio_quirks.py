@@ -212,6 +212,11 @@ def test_the_scorers_master_points_are_kept_for_the_record_at_the_files_scale():
                                frames["entrants"])["session_standings"].set_index(["direction", "entrant"])
         assert st.loc[("NS", "1"), "scorer_master_points"] == ns1 and st.loc[("EW", "3"), "scorer_master_points"] == ew3
         assert (st.drop(index=[("NS", "1"), ("EW", "3")])["scorer_master_points"] == "").all()
+    # a type in words (some writers spell the colour out): 4000 / 100 = 40.00
+    named = (FIX / "usebio_np_passed_in.xml").read_bytes().replace(b"<MASTER_POINT_TYPE>c<", b"<MASTER_POINT_TYPE>Blue Points<", 1)
+    frames, q = parse_usebio("club/mp.xml", named)
+    st = compute_standings(frames["traveller_lines"], frames["events"], frames["entrants"])["session_standings"]
+    assert q.empty and st.set_index(["direction", "entrant"]).loc[("NS", "1"), "scorer_master_points"] == "40.00 Blue Points"
     bad = (FIX / "usebio_np_passed_in.xml").read_bytes().replace(b"<MASTER_POINTS_AWARDED>4000<", b"<MASTER_POINTS_AWARDED>4o00<")
     frames, q = parse_usebio("club/mp.xml", bad)
     assert q["location"].tolist() == ["PARTICIPANTS, pair 1 NS"] and "MASTER_POINTS '4o00 c'" in q["reason"].iloc[0]
