@@ -73,3 +73,20 @@ def test_the_hand_diagram_and_par_when_the_file_has_them(office):
     # North's hand: spades AQJ4, hearts 8, diamonds A943, clubs AJ104 (T shown as 10)
     north = index.split("<td>N<br>", 1)[1].split("</td>", 1)[0]
     assert re.sub(r"<[^>]+>", " ", north).split() == ["♠", "AQJ4", "♥", "8", "♦", "A943", "♣", "AJ104"]
+
+
+def test_a_howell_pairs_scorecard_has_both_seats(office):
+    """usebio_howell_with_phantom.xml (worked out in tests/bridge/test_usebio_quirks.py, top 2 a board):
+    pair 5 sat out boards 1-2 and sat East-West on boards 3-4: board 3 v NS 2, 2H by E made +1 = +140
+    for EW, 2 MP = 100.00 %; board 4 v NS 2, 1NT by N made = -90 for EW, 1 MP = 50.00 %; total 75.00 %.
+    Pair 1 sat North-South on all four boards: 420 (2), 600 (0), -110 (2), 90 (1)."""
+    office.post(f"{CLUB}/2026-11-26-phantom.xml", (FIX / "usebio_howell_with_phantom.xml").read_bytes())
+    assert office.run().exit_code == nightly.EXIT_OK
+    folder = next((office.state / "publications" / CLUB).glob("*howell-with-phantom"))
+    assert _rows((folder / "pair-5.html").read_text("utf-8")) == [
+        ["3", "EW", "2", "2♥", "E", "+1", "140", "2.00", "100.00"],
+        ["4", "EW", "2", "1NT", "N", "=", "−90", "1.00", "50.00"]]
+    p1 = _rows((folder / "pair-1.html").read_text("utf-8"))
+    assert [(r[0], r[1], r[6], r[7]) for r in p1] == [("1", "NS", "420", "2.00"), ("2", "NS", "600", "0.00"),
+                                                       ("3", "NS", "−110", "2.00"), ("4", "NS", "90", "1.00")]
+    assert "75.00" in (folder / "pair-5.html").read_text("utf-8")
