@@ -108,6 +108,10 @@ def _bridgemate_players(df: pd.DataFrame, seats: pd.DataFrame, header: list[str]
     problems: list[tuple[str, str]] = []
     if not rows:
         return df, problems
+    if "table" not in seats:
+        problems.extend((f"line {n}", "a PlayerNumbers row, but the ReceivedData rows have no Table column, so no "
+                                      "player can be seated: export ReceivedData with its Table column") for n, _ in rows)
+        return df, problems
     p = pd.DataFrame([r for _, r in rows], columns=header).fillna("").apply(lambda s: s.str.strip())
     p["location"] = [f"line {n}" for n, _ in rows]
     if "round" not in p:

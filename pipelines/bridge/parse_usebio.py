@@ -54,6 +54,9 @@ def _safe_parse(data: bytes):
     except (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden, DefusedXmlException) as exc:
         return None, (f"the XML declares a DTD, entities or external references ({type(exc).__name__}); "
                       "such files are refused unread for safety: export the results again without a <!DOCTYPE>")
+    except LookupError as exc:  # an encoding Python does not know, named in the XML declaration
+        return None, (f"the XML declaration names an encoding this reader does not know ({exc}); expected UTF-8 or "
+                      "ISO-8859-1 (Windows-1252): export the results again")
     except ParseError as exc:
         try:
             data.decode("utf-8")

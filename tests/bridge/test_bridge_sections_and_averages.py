@@ -283,3 +283,15 @@ def test_bridgemate_players_from_its_playernumbers_table():
         ("EW", "2"): ("2003;2004", "Ed; Wu", FIXED[("EW", "2")]),
         ("EW", "3"): ("2005;2006", "Ela; Wim", FIXED[("EW", "3")]),
     }
+
+
+def test_bridgemate_players_without_a_table_column_are_reported():
+    from pipelines.bridge.parse_csv import parse_csv
+    text = (FIX / "bridgemate_receiveddata.csv").read_text()
+    lines = text.splitlines()
+    # drop the Table column (the 2nd) of ReceivedData
+    cut = "\n".join(",".join(v for j, v in enumerate(ln.split(",")) if j != 1) for ln in lines) + "\n"
+    frames, q = parse_csv("club/2026-11-27-friday-pairs.csv", (cut + PLAYERS).encode())
+    assert len(frames["traveller_lines"]) == 12
+    assert len(q) == 13 and set(q["reason"]) == {"a PlayerNumbers row, but the ReceivedData rows have no Table column, "
+                                                   "so no player can be seated: export ReceivedData with its Table column"}
