@@ -71,21 +71,29 @@ def compute_standings(
     lines = lines.merge(numbering, on=["event_id", "section"], how="left")
     # The comparison group of a board: its section (default), or every section of the session when
     # the event is scored across sections (a common top over the field; events.section_scoring).
-    across = (events.set_index("event_id")["section_scoring"].reindex(lines["event_id"]).to_numpy() == "across_sections"
-              if "section_scoring" in events else np.zeros(len(lines), dtype=bool))
-    lines["comparison"] = lines["section"].where(~across, "*")
+    # Settings are looked up per event id (isin on the few ids that use them), not per line.
+    def events_with(column: str, value: str) -> np.ndarray:
+        if column not in events:
+            return np.zeros(len(lines), dtype=bool)
+        ids = events.loc[events[column] == value, "event_id"]
+        return lines["event_id"].isin(ids).to_numpy() if len(ids) else np.zeros(len(lines), dtype=bool)
+
+    across = events_with("section_scoring", "across_sections")
+    if across.any():
+        lines["comparison"] = lines["section"].astype(object).where(~across, "*")
+    compare_by = ["event_id", "session", "comparison" if across.any() else "section"]
     # White Book average-plus: the events that use it matchpoint in units of 1/10,000 of a point at
     # least, so that a percentage with 2 decimals of a board's top is exact (matchpoints.white_book_averages)
-    white_book = (events.drop_duplicates("event_id").set_index("event_id")["average_plus"].reindex(lines["event_id"])
-                  .to_numpy() == "white_book") if "average_plus" in events else np.zeros(len(lines), dtype=bool)
+    white_book = events_with("average_plus", "white_book")
     if white_book.any():
         lines["mp_base"] = np.where(white_book, 10000, 100)
 
-    # Matchpoints of every MP line at once: a comparison group across sections may hold sections of
-    # both numberings (a Mitchell and a Howell section of one session, scored across the field).
+    # Matchpoints: per part as below; when an event is scored across sections, of every MP line at
+    # once (a comparison group across sections may hold sections of both numberings: a Mitchell and
+    # a Howell section of one session scored across the field).
     is_mp = lines["scoring"] == "MP"
-    mp_boards = (matchpoint_boards(lines[is_mp], group_cols=["event_id", "session", "comparison"], acbl_scale=acbl_scale)
-                 if is_mp.any() else None)
+    mp_boards = (matchpoint_boards(lines[is_mp], group_cols=compare_by, acbl_scale=acbl_scale)
+                 if across.any() and is_mp.any() else None)
 
     boards_parts, standings_parts, team_parts, problems = [], [], [], []
     for (scoring, winners, numb), part in lines.groupby(["scoring", "winner_type", "numbering"], sort=False):
@@ -97,8 +105,9 @@ def compute_standings(
             team_parts.append(team_matches(tb, vp_scale, boards_per_match))
             continue
         if scoring == "MP":
-            b = mp_boards.loc[part.index]
-            wb = pd.Series(white_book, index=lines.index).loc[part.index]
+            b = (mp_boards.loc[part.index] if mp_boards is not None
+                 else matchpoint_boards(part, group_cols=compare_by, acbl_scale=acbl_scale))
+            wb = pd.Series(white_book, index=lines.index).loc[part.index] if white_book.any() else pd.Series(False, index=part.index)
             if wb.any():
                 b = pd.concat([white_book_averages(b[wb], pair_numbering=numb), b[~wb]]).loc[b.index]
             st = session_standings_mp(b, winners=int(winners), pair_numbering=numb, acbl_scale=acbl_scale)
