@@ -264,10 +264,12 @@ def _print_summary(result: nightly.RunResult, paths: StatePaths) -> None:
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--organisation", default=None, help="Organisation id (default: the file's folder name).")
 @click.option("--as-of", callback=_parse_date, default=None, help="Run date for the future-date check; default today.")
+@click.option("--state", "state_dir", default=None, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A run's state folder: report what run would do beside what it has posted (read only).")
 @_data_option
 @_config_option
-def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None, data_dir: Path | None,
-          config_file: Path | None) -> None:
+def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None, state_dir: Path | None,
+          data_dir: Path | None, config_file: Path | None) -> None:
     """Validate raw files and print every problem. Posts nothing.
 
     Exit 0: no problem. 3: problems found (listed). 2: usage (a wrong flag, a missing file).
@@ -280,7 +282,7 @@ def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None,
         organisations = load_organisations(office.data_dir or DATA_DIR, office.organisations)
         with tempfile.TemporaryDirectory() as scratch:
             report = check_files(list(files), organisations, organisation, as_of or date.today(),
-                                 office.data_dir or DATA_DIR, Path(scratch))
+                                 office.data_dir or DATA_DIR, Path(scratch), state=state_dir)
     except (SettingsError, KeyError) as error:
         console.print(f"[red]{error.args[0] if isinstance(error, KeyError) else error}[/red]", highlight=False)
         sys.exit(EXIT_CONFIG)
@@ -288,6 +290,8 @@ def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None,
     for item in report:
         header = f"{item['file']}: {item['records_ok']} record(s) OK, {len(item['problems'])} problem(s)"
         out.print(header if not item["problems"] else f"[yellow]{header}[/yellow]", highlight=False)
+        for note in item.get("notes", []):
+            out.print(f"  {note}", highlight=False, markup=False)
         for problem in item["problems"]:
             out.print(f"  {problem['location']}: {problem['reason']}", highlight=False, markup=False)
             if problem.get("record"):

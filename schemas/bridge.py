@@ -37,6 +37,9 @@ class TravellerLines(pa.DataFrameModel):
     dealer: Series[str] = pa.Field(isin=["N", "E", "S", "W"])
     score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     stated_score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    law77_score_ns: Series[pd.Int64Dtype] = pa.Field(nullable=True)
+    deal: Series[str] = pa.Field(nullable=True)  # "N:<north> <east> <south> <west>" or ""
+    par: Series[str] = pa.Field(nullable=True)   # "NS 620" or ""
     adjusted: Series[str]
     adj_ns_pct: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
     adj_ew_pct: Series[pd.Int64Dtype] = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
@@ -65,7 +68,11 @@ class TravellerLines(pa.DataFrameModel):
         played = df["score_ns"].notna()
         expected = score_ns(df["level"].where(played, 0), df["strain"].where(played, ""), df["doubled"].where(played, 0),
                             df["declarer"].where(played, ""), df["vulnerable"], df["tricks"].fillna(0).astype("int64"))
-        return ~played | (df["score_ns"].fillna(0).astype("int64") == expected)
+        law77 = df["score_ns"].fillna(0).astype("int64") == expected
+        # a scorer's stated score, scored as stated: then the Law 77 score is kept beside it
+        as_stated = (df["law77_score_ns"].notna() & (df["law77_score_ns"].fillna(0).astype("int64") == expected)
+                     & (df["score_ns"] == df["stated_score_ns"]).fillna(False))
+        return ~played | law77 | as_stated
 
 
 class BoardResults(pa.DataFrameModel):
@@ -131,6 +138,11 @@ class SessionStandings(pa.DataFrameModel):
     max_x: Series[pd.Int64Dtype] = pa.Field(nullable=True)
     score_den: Series[int] = pa.Field(gt=0)
     scoring: Series[str] = pa.Field(isin=["MP", "XIMP", "BUTLER"])
+    handicap: Series[pe.Decimal(5, 2)] = pa.Field(nullable=True)
+    handicap_percentage: Series[pe.Decimal(5, 2)] = pa.Field(nullable=True)
+    handicap_rank: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1)
+    handicap_rank_label: Series[str] = pa.Field(nullable=True)
+    scorer_master_points: Series[str] = pa.Field(nullable=True)
 
     class Config:
         strict = True
@@ -299,6 +311,9 @@ class BridgeBoardResult(pa.DataFrameModel):
     dealer: TEXT = pa.Field(isin=["N", "E", "S", "W"])
     score_ns: INT = pa.Field(nullable=True)
     stated_score_ns: INT = pa.Field(nullable=True)
+    law77_score_ns: INT = pa.Field(nullable=True)
+    deal: TEXT = pa.Field(nullable=True)
+    par: TEXT = pa.Field(nullable=True)
     adjusted: TEXT = pa.Field()
     adj_ns_pct: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
     adj_ew_pct: INT = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 100})
@@ -351,6 +366,14 @@ class BridgeSessionStanding(pa.DataFrameModel):
     max_x: INT = pa.Field(nullable=True)
     score_den: INT = pa.Field(gt=0)
     scoring: TEXT = pa.Field(isin=["MP", "XIMP", "BUTLER"])
+    # handicap pairs (USEBIO HANDICAP): the stated handicap in percentage points, the percentage
+    # with the event's share of it added, and the rank on that; null without a handicap
+    handicap: PERCENT = pa.Field(nullable=True)
+    handicap_percentage: PERCENT = pa.Field(nullable=True)
+    handicap_rank: INT = pa.Field(nullable=True, ge=1)
+    handicap_rank_label: TEXT = pa.Field(nullable=True)
+    # what the scorer's file awarded, for the record ("40.00 c"); never used for our awards
+    scorer_master_points: TEXT = pa.Field(nullable=True)
     source_file: TEXT = pa.Field()
     source_sha256: TEXT = pa.Field(str_length={"min_value": 64, "max_value": 64})
     run_id: TEXT = pa.Field()
@@ -407,7 +430,35 @@ class BridgeOptions(pa.DataFrameModel):
     vp_scale: Series[str] = pa.Field(str_length={"min_value": 1})
     butler_trim_min_results: Series[int] = pa.Field(ge=3)
     boards_per_match: Series[pd.Int64Dtype] = pa.Field(nullable=True, ge=1)
+    # per_section: each section is its own comparison group; across_sections: a common top over all
+    # sections of a session (the boards are compared across the field)
+    section_scoring: Series[str] = pa.Field(isin=["per_section", "across_sections"])
+    # fixed: AVE+/AVE- are 60 % / 40 %; white_book: AVE+ is 60 % or the pair's own session
+    # percentage if better, AVE- 40 % or its own percentage if worse (EBU White Book)
+    average_plus: Series[str] = pa.Field(isin=["fixed", "white_book"])
+    # share of a pair's stated HANDICAP added to its percentage: half (NZ Scorer) or full
+    handicap_share: Series[str] = pa.Field(isin=["half", "full"])
+    # USEBIO MASTER_POINTS_AWARDED counts hundredths (100, USEBIO 1.2 writers), tenths (10) or points (1)
+    master_points_scale: Series[int] = pa.Field(isin=[1, 10, 100])
 
     class Config:
         strict = True
         coerce = True
+
+
+class BridgeEventSettings(pa.DataFrameModel):
+    """One ``[[options.events]]`` table of a bridge organisation's settings: an event, by its name,
+    scored otherwise than the club's options say."""
+
+    name: Series[str] = pa.Field(str_length={"min_value": 1})
+    section_scoring: Series[str] = pa.Field(isin=["per_section", "across_sections"])
+    average_plus: Series[str] = pa.Field(isin=["fixed", "white_book"])
+    # share of a pair's stated HANDICAP added to its percentage: half (NZ Scorer) or full
+    handicap_share: Series[str] = pa.Field(isin=["half", "full"])
+    # USEBIO MASTER_POINTS_AWARDED counts hundredths (100, USEBIO 1.2 writers), tenths (10) or points (1)
+    master_points_scale: Series[int] = pa.Field(isin=[1, 10, 100])
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["name"]

@@ -149,6 +149,42 @@ def parquet_to_standings(lines_path: Path, events_path: Path) -> dict:
             "adjusted": adjusted, "batches": source.num_row_groups}
 
 
+BASELINE_SQL = """
+with lines as (
+    select event_id, session, section, board, ns_pair, score_ns
+    from read_parquet(?) where score_ns is not null
+),
+scored as (
+    select event_id, session, section, ns_pair,
+           -- 2 per result beaten, 1 per result tied; the board's top is 2 (n - 1)
+           2 * (rank() over board_order - 1)
+           + (count(*) over (partition by event_id, session, section, board, score_ns) - 1) as mp_ns,
+           2 * (count(*) over (partition by event_id, session, section, board) - 1) as top
+    from lines
+    window board_order as (partition by event_id, session, section, board order by score_ns)
+)
+select event_id, session, section, ns_pair, sum(mp_ns) as mp, sum(top) as top_total,
+       round(100.0 * sum(mp_ns) / nullif(sum(top), 0), 2) as percentage
+from scored group by all
+"""
+
+
+def duckdb_baseline(lines_path: Path) -> tuple[float, int]:
+    """The yardstick of issue 16: a bare DuckDB window query over the same Parquet file (NS
+    matchpoints of the compared results and each NS pair's total and percentage; no Neuberg, no
+    adjusted scores, no EW side, no exact decimals, no ranks). Returns (seconds, rows)."""
+    import duckdb
+
+    con = duckdb.connect()
+    start = time.perf_counter()
+    # aggregate every output column, so that no window is optimised away
+    rows = con.execute(f"select count(*), sum(mp), sum(top_total), sum(percentage) from ({BASELINE_SQL})",
+                       [str(lines_path)]).fetchone()[0]
+    seconds = time.perf_counter() - start
+    con.close()
+    return seconds, int(rows)
+
+
 def run(workdir: Path) -> dict:
     start = time.perf_counter()
     lines_path, events_path = generate(workdir)
@@ -157,6 +193,7 @@ def run(workdir: Path) -> dict:
     done = time.perf_counter()
     standings = result["session_standings"]
     seconds = done - generated
+    baseline_seconds, baseline_rows = duckdb_baseline(lines_path)
     return {
         "sessions": int(standings[["event_id", "session"]].drop_duplicates().shape[0]),
         "traveller_lines": int(result["lines"]),
@@ -168,5 +205,8 @@ def run(workdir: Path) -> dict:
         "seconds_generate": round(generated - start, 2),
         "seconds_parquet_to_standings": round(seconds, 2),
         "lines_per_second": int(result["lines"] / seconds),
+        "seconds_duckdb_window_baseline": round(baseline_seconds, 2),
+        "baseline_rows": baseline_rows,
+        "ratio_to_baseline": round(seconds / baseline_seconds, 2),
         "cpu_count": os.cpu_count(),
     }

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pipelines.bridge.exact import group_lcm, round_half_up_ratio, to_decimal
+from pipelines.bridge.exact import group_lcm, round_half_up_ratio, to_decimal  # noqa: F401
 
 DEFAULT_GROUP = ["event_id", "session", "section"]
 
@@ -70,6 +70,10 @@ def matchpoint_boards(
     df["neuberg"] = (n_np < N_np) & real_np
 
     den = group_lcm(df.assign(_n=np.where(n_np > 0, n_np, 1)), g, "_n", base=100)
+    if "mp_base" in df:
+        # a group may ask for a finer unit (e.g. 10,000: an adjusted score of a percentage with two
+        # decimals, White Book average-plus); constant within a group
+        den = pd.Series(np.lcm(den.to_numpy(dtype=np.int64), df["mp_base"].to_numpy(dtype=np.int64)), index=df.index)
     df["mp_den"] = den.astype("int64")
     top_x = 2 * (N - 1) * den
     df["mp_top_x"] = top_x.astype("int64")
@@ -122,6 +126,46 @@ def matchpoint_boards(
     return df
 
 
+def white_book_averages(boards: pd.DataFrame, pair_numbering: str = "by_direction") -> pd.DataFrame:
+    """Average-plus and average-minus per the EBU White Book: a side given 60 % (AVE+) gets its own
+    session percentage instead when that is better, a side given 40 % (AVE-) its own when that is
+    worse. "Its own session percentage": the total / maximum of the boards it played that were not
+    artificially adjusted, half-up to 2 decimals (as printed); a side with no such board keeps 60/40.
+
+    ``boards`` as returned by :func:`matchpoint_boards`, whose ``mp_den`` must be a multiple of 10,000
+    (``mp_base``) so that a percentage with 2 decimals of the top is a whole number of units.
+    Returns ``boards`` with ``mp_ns_x``/``mp_ew_x`` (and ``mp_ns``/``mp_ew``) of such lines replaced."""
+    adjusted = (boards["adj_ns_pct"].notna() | boards["adj_ew_pct"].notna()).to_numpy()
+    if not adjusted.any():
+        return boards
+    real = boards[~adjusted]
+    own = session_standings_mp(real, winners=2, pair_numbering=pair_numbering)  # exact totals of the real boards
+    own = own.assign(_own=round_half_up_ratio(own["score_x"].to_numpy() * 100, own["max_x"].to_numpy(), 2))
+    keys = ["event_id", "session", "section", "direction", "entrant"]
+    out = boards.copy()
+    for side, pair_col, pct_col, x_col in (("NS", "ns_pair", "adj_ns_pct", "mp_ns_x"), ("EW", "ew_pair", "adj_ew_pct", "mp_ew_x")):
+        direction = "" if pair_numbering == "unique" else side
+        probe = out[["event_id", "session", "section", pair_col]].rename(columns={pair_col: "entrant"}).assign(direction=direction)
+        mine = probe.merge(own[keys + ["_own"]], on=keys, how="left")["_own"].to_numpy()
+        pct = out[pct_col].astype("Int64")
+        other = out["adj_ew_pct" if side == "NS" else "adj_ns_pct"].astype("Int64")
+        pct = pct.fillna(other.rsub(100))  # one stated value: the other side has the complement
+        mine_s = pd.Series(mine, index=out.index, dtype="Float64")
+        better = adjusted & (pct == 60).fillna(False).to_numpy() & (mine_s > 6000).fillna(False).to_numpy()
+        worse = adjusted & (pct == 40).fillna(False).to_numpy() & (mine_s < 4000).fillna(False).to_numpy()
+        use = better | worse
+        if use.any():
+            top_x = out["mp_top_x"].to_numpy(dtype=np.int64)
+            own_hund = np.where(use, np.nan_to_num(mine.astype(float)), 0).astype(np.int64)
+            new_x = own_hund * (top_x // 10000)  # top_x is a multiple of 10,000
+            out[x_col] = out[x_col].mask(use, pd.Series(new_x, index=out.index)).astype("Int64")
+    scale = out["mp_top"] / (2 * (out["expected_results"] - 1)).where(out["expected_results"] > 1, 1)
+    den = out["mp_den"].astype("Float64")
+    out["mp_ns"] = out["mp_ns_x"].astype("Float64") / den * scale
+    out["mp_ew"] = out["mp_ew_x"].astype("Float64") / den * scale
+    return out
+
+
 def rank_labels(value: pd.Series, rank_group: list[pd.Series] | pd.Series) -> tuple[pd.Series, pd.Series]:
     """Competition ranking (1, 2, 2, 4) on ``value`` (higher is better) within groups, and labels
     with ``=`` on shared places (``"2="``)."""
@@ -137,7 +181,7 @@ def entrant_rows(boards: pd.DataFrame, pair_numbering: str = "by_direction") -> 
     ``ew_pair`` with ``mp_ew_x``. ``pair_numbering``: ``by_direction`` (Mitchell: pair 1 NS and
     pair 1 EW are different entrants) or ``unique`` (Howell: a pair is one entrant whatever its
     seat; direction is reported as ``""``)."""
-    keep = [c for c in ("event_id", "session", "section", "board") if c in boards]
+    keep = [c for c in ("event_id", "session", "section", "comparison", "board") if c in boards]
     ns = boards[keep + ["ns_pair", "mp_ns_x", "mp_top_x", "mp_den"]].rename(columns={"ns_pair": "entrant", "mp_ns_x": "score_x"})
     ew = boards[keep + ["ew_pair", "mp_ew_x", "mp_top_x", "mp_den"]].rename(columns={"ew_pair": "entrant", "mp_ew_x": "score_x"})
     if pair_numbering == "unique":
@@ -164,7 +208,11 @@ def session_standings_mp(
     the requested scale; ``score_x``/``max_x`` (units of 1/``mp_den``) are exact.
     """
     rows = entrant_rows(boards, pair_numbering)
-    keys = ["event_id", "session", "section", "direction", "entrant"]
+    # ``comparison`` (optional): the comparison group of an event scored across sections (one value
+    # for all its sections); entrants are then ranked across the sections too. It is the section
+    # itself (or absent) when each section is scored on its own.
+    across = "comparison" in rows
+    keys = ["event_id", "session", "section", "direction", "entrant"] + (["comparison"] if across else [])
     tot = (
         rows.groupby(keys, sort=False)
         .agg(score_x=("score_x", "sum"), max_x=("mp_top_x", "sum"), mp_den=("mp_den", "first"), boards=("board", "size"))
@@ -179,5 +227,7 @@ def session_standings_mp(
     tot["percentage"] = to_decimal(pct_h)
     exact = tot["score_x"] / tot["max_x"]  # exact enough to order: see docs/bridge.md (ranking)
     rank_dir = tot["direction"] if winners == 2 else pd.Series("", index=tot.index)
-    tot["rank"], tot["rank_label"] = rank_labels(exact, [tot["event_id"], tot["session"], tot["section"], rank_dir])
+    rank_section = tot["comparison"] if across else tot["section"]
+    tot["rank"], tot["rank_label"] = rank_labels(exact, [tot["event_id"], tot["session"], rank_section, rank_dir])
+    tot = tot.drop(columns=["comparison"]) if across else tot
     return tot.sort_values(["event_id", "session", "section", "direction", "rank", "entrant"], kind="stable").reset_index(drop=True)

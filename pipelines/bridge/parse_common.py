@@ -33,10 +33,11 @@ QUARANTINE_COLUMNS = ["source_file", "location", "reason"]
 TRAVELLER_COLUMNS = [
     "event_id", "session", "section", "board", "round", "ns_pair", "ew_pair", "contract", "level",
     "strain", "doubled", "declarer", "tricks", "vulnerable", "dealer", "score_ns", "stated_score_ns",
-    "adjusted", "adj_ns_pct", "adj_ew_pct", "source_file", "location",
+    "law77_score_ns", "deal", "par", "adjusted", "adj_ns_pct", "adj_ew_pct", "source_file", "location",
 ]
 EVENT_COLUMNS = ["event_id", "event_date", "name", "movement", "scoring", "winner_type", "source_file"]
-ENTRANT_COLUMNS = ["event_id", "section", "direction", "entrant", "entrant_name", "player_names", "player_ids"]
+ENTRANT_COLUMNS = ["event_id", "section", "direction", "entrant", "entrant_name", "player_names", "player_ids",
+                   "handicap", "master_points"]
 
 
 def empty_quarantine() -> pd.DataFrame:
@@ -268,8 +269,14 @@ def finalise(
     entrants: pd.DataFrame | None,
     pair_numbering: str = "by_direction",
     teams: bool = False,
+    stated_score_authority: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Normalise, score and check raw traveller rows. Returns (traveller_lines, quarantine)."""
+    """Normalise, score and check raw traveller rows. Returns (traveller_lines, quarantine).
+
+    ``stated_score_authority`` (files a scoring program wrote, USEBIO): a stated score that
+    disagrees with Law 77 is the score the scorer matchpointed, so it is the line's ``score_ns``
+    and the Law 77 score of the contract as recorded is kept in ``law77_score_ns`` (shown on the
+    notice board). Otherwise (a traveller typed by hand: CSV, PBN) such a line is quarantined."""
     if raw.empty:
         return empty_frames()["traveller_lines"], empty_quarantine()
     df = raw.copy().reset_index(drop=True)
@@ -345,6 +352,10 @@ def finalise(
     scorable = scorable & (why == "")
     df["stated_score_ns"] = stated
     disagree = scorable & stated.notna() & (stated != df["score_ns"]).fillna(False)
+    df["law77_score_ns"] = df["score_ns"].where(disagree).astype("Int64")
+    if stated_score_authority:
+        df["score_ns"] = df["score_ns"].mask(disagree, stated)
+        disagree = disagree & False
     tricks_txt = df["tricks"].astype("string").fillna("?")
     put(disagree, (
         "stated score " + stated.astype("string").fillna("") + " for NS disagrees with Law 77: "
@@ -402,6 +413,12 @@ def finalise(
         mask.iloc[rows] = True
         put(mask, "a pair has two results on board " + df["board"].astype("string") + " (it appears in more than one traveller line): a pair plays each board once")
 
+    # The deal (PBN [Deal "N:AKQ.xx... ..."]) and par (PBN [OptimumScore "NS 620"]) of the board, shown
+    # on the notice board: kept when well formed (four hands of 13 cards, 52 different cards; a par of
+    # NS/EW and a score), else left out (they are shown, never scored)
+    df["deal"] = normalise_deals(df["deal_raw"] if "deal_raw" in df else pd.Series("", index=df.index))
+    par = (df["par_raw"] if "par_raw" in df else pd.Series("", index=df.index)).astype("string").fillna("").str.strip().str.upper()
+    df["par"] = par.where(par.str.fullmatch(r"(NS|EW) -?\d{1,4}"), "").astype("str")
     df["source_file"] = source_file
     bad = reason != ""
     q = quarantine_frame(source_file, df.loc[bad, "location"].tolist(), reason[bad].tolist())
@@ -410,6 +427,42 @@ def finalise(
     good["level"] = good["level"].astype("int64")
     good["doubled"] = good["doubled"].astype("int64")
     return good, q
+
+
+_RANKS = "AKQJT98765432"
+
+
+def normalise_deals(text: pd.Series) -> pd.Series:
+    """PBN deals ``F:h1 h2 h3 h4`` (hands clockwise from seat F, each ``S.H.D.C`` with ranks
+    AKQJT98765432, ``10`` as ``T``) -> ``N:`` followed by North, East, South, West; "" when the text
+    is not a complete deal (each hand 13 cards, all 52 cards once). Distinct values are checked
+    once (a board's deal repeats on every line)."""
+    t = text.astype("string").fillna("").str.strip().str.upper().str.replace("10", "T", regex=False)
+    out = {}
+    for deal in t.unique():
+        out[deal] = _one_deal(deal)
+    return t.map(out).astype("str")
+
+
+def _one_deal(deal: str) -> str:
+    m = re.fullmatch(r"([NESW]):(\S+) (\S+) (\S+) (\S+)", deal or "")
+    if not m:
+        return ""
+    hands = list(m.groups()[1:])
+    seen = set()
+    for h in hands:
+        suits = h.split(".")
+        if len(suits) != 4 or sum(len(s) for s in suits) != 13:
+            return ""
+        for suit, cards in zip("SHDC", suits):
+            if any(c not in _RANKS for c in cards):
+                return ""
+            seen.update(suit + c for c in cards)
+    if len(seen) != 52:
+        return ""
+    start = "NESW".index(m.group(1))
+    by_seat = {"NESW"[(start + i) % 4]: hands[i] for i in range(4)}
+    return "N:" + " ".join(by_seat[s] for s in "NESW")
 
 
 def entrants_frame(rows: list[dict], per_session: bool = False) -> pd.DataFrame:

@@ -7,6 +7,7 @@ Windows-1252 is accepted as a fallback). Lines starting with ``#`` are comments.
 from __future__ import annotations
 
 import csv
+import re
 import unicodedata
 
 import pandas as pd
@@ -22,6 +23,7 @@ from pipelines.bridge.parse_common import (
     events_frame,
     finalise,
     make_event_id,
+    looks_adjusted,
     parse_date,
     physical_lines,
     quarantine_frame,
@@ -34,6 +36,118 @@ OPTIONAL = ["event_id", "event_name", "movement", "scoring", "winner_type", "ses
             "score_ns", "adjusted", "vulnerable", "dealer", "ns_names", "ns_ids", "ew_names", "ew_ids"]
 MOVEMENTS = {"mitchell", "howell", "teams"}
 SCORINGS = {"MP", "XIMP", "BUTLER", "TEAMS"}
+
+
+# Bridgemate's result table (ReceivedData of the .bws Access file), exported as CSV with its own
+# column names: read when the header has these (case-insensitive)
+BRIDGEMATE = {"board", "pairns", "pairew", "ns/ew", "contract", "result"}
+# its PlayerNumbers table (Section, Table, Direction N/E/S/W, Number = the player's id, Name;
+# optionally Round), which may follow ReceivedData in the same file under its own header
+PLAYER_TABLE = {"section", "table", "direction", "number"}
+_FILE_DATE = re.compile(r"(?:^|/)(\d{4})-(\d{2})-(\d{2})[-_ ]?([^/]*?)(?:\.[A-Za-z0-9]+)?$")
+
+
+def _is_true(s: pd.Series) -> pd.Series:
+    """Access booleans as exported: True/False, -1/0, 1/0, yes/no."""
+    return s.str.strip().str.lower().isin(["true", "-1", "1", "yes", "y", "waar", "wahr", "vrai"])
+
+
+def _from_bridgemate(df: pd.DataFrame, source_file: str) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    """A Bridgemate ReceivedData export -> the columns of our CSV traveller format.
+
+    Section, Table, Round, Board, PairNS, PairEW, Declarer (the declaring pair's number), NS/EW (the
+    declarer's seat N/E/S/W), Contract (``4 H``, ``3 NT x``, ``PASS``), Result (``=``, ``+1``, ``-2``),
+    LeadCard, Remarks (an artificial score such as ``60%-40%``), DateLog, TimeLog, Processed,
+    Erased. The date is DateLog (the day the result was entered), else the ``YYYY-MM-DD`` that
+    starts the file's name; the event name is the rest of the file's name. A line Bridgemate marks
+    Erased (a result the table replaced) is not a result and is left out, as the scoring program
+    does. The movement is Mitchell when every North-South pair stays at one table all session
+    (each pair number is then a pair of one direction), else Howell (pairs numbered uniquely).
+    Problems: (location, reason)."""
+    problems: list[tuple[str, str]] = []
+    col = lambda name: df[name] if name in df else pd.Series("", index=df.index)  # noqa: E731
+    erased = _is_true(col("erased"))
+    df = df[~erased].copy()
+    m = _FILE_DATE.search(source_file.replace("\\", "/"))
+    file_date = f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else ""
+    file_name = (m.group(4) if m else "").replace("-", " ").replace("_", " ").strip()
+    logged = col("datelog").reindex(df.index).fillna("").str.strip().str.split(" ").str[0]
+    event_date = logged.where(logged != "", file_date)
+    missing = event_date == ""
+    for loc in df.loc[missing, "location"]:
+        problems.append((loc, "this Bridgemate result has no DateLog and the file's name does not start with the "
+                              "session's date: name the file YYYY-MM-DD-<event>.csv"))
+    # one date per file: the first DateLog (a session that runs past midnight logs two days)
+    first = event_date[~missing].iloc[0] if (~missing).any() else ""
+    remarks = col("remarks").reindex(df.index).fillna("")
+    contract = df["contract"].str.strip()
+    adjusted = remarks.where(looks_adjusted(remarks) & (contract.isin(["", "-"]) | looks_adjusted(contract)), "")
+    section = col("section").reindex(df.index).fillna("").str.strip()
+    table = col("table").reindex(df.index).fillna("").str.strip()
+    stays = pd.DataFrame({"s": section, "p": df["pairns"].str.strip(), "t": table})
+    mitchell = bool(stays.groupby(["s", "p"])["t"].nunique().le(1).all()) if (table != "").all() else True
+    out = pd.DataFrame({
+        "event_date": first, "event_name": file_name or "Bridgemate session",
+        "movement": "mitchell" if mitchell else "howell",
+        "board": df["board"], "section": section, "round": col("round").reindex(df.index).fillna(""),
+        "ns_pair": df["pairns"], "ew_pair": df["pairew"],
+        "contract": contract.where(adjusted == "", ""), "declarer": df["ns/ew"].where(adjusted == "", ""),
+        "result": df["result"].where(adjusted == "", ""), "adjusted": adjusted, "location": df["location"],
+    }, index=df.index)
+    return out[~missing], problems
+
+
+def _bridgemate_players(df: pd.DataFrame, seats: pd.DataFrame, header: list[str],
+                        rows: list[tuple[int, list[str]]]) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    """Name the pairs of a Bridgemate session from its PlayerNumbers rows: the players sitting
+    North and South at a table (in a round, when the table has a Round column; else in the first
+    round the table played) are that table's North-South pair, East and West its East-West pair.
+    Their numbers are the players' ids, ``Name`` their names. Fills ``ns_ids``/``ns_names``/
+    ``ew_ids``/``ew_names`` of the traveller rows. A player row whose seat no result names is
+    reported."""
+    problems: list[tuple[str, str]] = []
+    if not rows:
+        return df, problems
+    if "table" not in seats:
+        problems.extend((f"line {n}", "a PlayerNumbers row, but the ReceivedData rows have no Table column, so no "
+                                      "player can be seated: export ReceivedData with its Table column") for n, _ in rows)
+        return df, problems
+    p = pd.DataFrame([r for _, r in rows], columns=header).fillna("").apply(lambda s: s.str.strip())
+    p["location"] = [f"line {n}" for n, _ in rows]
+    if "round" not in p:
+        p["round"] = ""
+    if "name" not in p:
+        p["name"] = ""
+    p["direction"] = p["direction"].str.upper().str[:1]
+    # the seats of every table and round, from the results
+    s = pd.DataFrame({"section": seats.get("section", pd.Series("", index=seats.index)).str.strip(),
+                      "table": seats["table"].str.strip(), "round": seats.get("round", pd.Series("", index=seats.index)).str.strip(),
+                      "pairns": seats["pairns"].str.strip(), "pairew": seats["pairew"].str.strip()}).drop_duplicates()
+    rnd = pd.to_numeric(s["round"], errors="coerce")
+    first = s.assign(_r=rnd).sort_values("_r").drop_duplicates(["section", "table"]).drop(columns="_r")
+    by_round = p["round"] != ""
+    hit = pd.concat([
+        p[by_round].merge(s, on=["section", "table", "round"], how="left"),
+        p[~by_round].drop(columns="round").merge(first, on=["section", "table"], how="left"),
+    ], ignore_index=True)
+    side = hit["direction"].map({"N": "ns", "S": "ns", "E": "ew", "W": "ew"})
+    hit["pair"] = hit["pairns"].where(side == "ns", hit["pairew"])
+    unknown = hit["pair"].isna() | side.isna()
+    for loc, sec, tab, d in zip(hit.loc[unknown, "location"], hit.loc[unknown, "section"], hit.loc[unknown, "table"],
+                                hit.loc[unknown, "direction"]):
+        problems.append((loc, f"the PlayerNumbers row for section {clip(sec, 10)}, table {clip(tab, 10)}, direction "
+                              f"'{clip(d, 5)}' names no seat of a result in this file: expected N, E, S or W at a table "
+                              "that played; the player is not credited"))
+    hit = hit[~unknown].assign(side=side[~unknown])
+    hit = hit.sort_values(["side", "pair", "direction"], kind="stable")
+    who = hit.groupby(["section", "side", "pair"], sort=False).agg(ids=("number", ";".join), names=("name", "; ".join)).reset_index()
+    out = df.copy()
+    for key in ("ns", "ew"):
+        w = who[who["side"] == key].rename(columns={"pair": f"{key}_pair", "ids": f"{key}_ids", "names": f"{key}_names"})
+        merged = out[["section", f"{key}_pair"]].merge(w.drop(columns="side"), on=["section", f"{key}_pair"], how="left")
+        out[f"{key}_ids"] = merged[f"{key}_ids"].fillna("").to_numpy()
+        out[f"{key}_names"] = merged[f"{key}_names"].fillna("").to_numpy()
+    return out, problems
 
 
 def _decode(data: bytes) -> str:
@@ -81,8 +195,9 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     if head is None:
         return whole_file_rejected(source_file, f"the header row cannot be read: {why}", location=f"line {head_no}")
     header = [unicodedata.normalize("NFKC", h).strip().lower() for h in head]
+    bridgemate = BRIDGEMATE <= set(header)
     missing = [c for c in REQUIRED if c not in header]
-    if missing:
+    if missing and not bridgemate:
         return whole_file_rejected(source_file, "the header row lacks the column(s) " + ", ".join(missing)
                                    + "; found: " + clip(", ".join(header), 200), location=f"line {head_no}")
     twice = sorted({h for h in header if h and header.count(h) > 1})
@@ -92,12 +207,25 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
     width = len(header)
     q_parts = []
     ok_rows, ok_lines = [], []
+    players_header: list[str] | None = None
+    player_rows: list[tuple[int, list[str]]] = []
     for n, line in content[1:]:
         r, why = _split_line(n, line)
+        lowered = [unicodedata.normalize("NFKC", h).strip().lower() for h in r] if r is not None else []
         if r is None:
             q_parts.append((f"line {n}", why))
-        elif [unicodedata.normalize("NFKC", h).strip().lower() for h in r] == header:
+        elif lowered == header:
+            players_header = None
             continue  # the header again (two exports pasted together)
+        elif bridgemate and PLAYER_TABLE <= set(lowered):
+            players_header = lowered  # Bridgemate's PlayerNumbers table pasted after ReceivedData
+            continue
+        elif players_header is not None:
+            if len(r) != len(players_header):
+                q_parts.append((f"line {n}", f"expected {len(players_header)} comma-separated values as in the "
+                                f"PlayerNumbers header, found {len(r)}"))
+            else:
+                player_rows.append((n, r))
         elif len(r) != width:
             q_parts.append((f"line {n}", f"expected {width} comma-separated values as in the header, found {len(r)}"))
         else:
@@ -108,6 +236,16 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
                                    "result (board, pairs, contract, declarer, result) after the header",
                                    location=f"line {head_no}")
     df = pd.DataFrame(ok_rows, columns=header, dtype="str") if ok_rows else pd.DataFrame(columns=header, dtype="str")
+    if bridgemate:
+        df["location"] = [f"line {n}" for n in ok_lines]
+        seats = df.fillna("")
+        df, more = _from_bridgemate(seats, source_file)
+        q_parts.extend(more)
+        if players_header is not None or player_rows:
+            df, more = _bridgemate_players(df, seats, players_header or [], player_rows)
+            q_parts.extend(more)
+        ok_lines = [int(loc.split(" ")[1]) for loc in df["location"]]
+        df = df.drop(columns="location")
     for c in OPTIONAL:
         if c not in df:
             df[c] = ""

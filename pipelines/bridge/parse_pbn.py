@@ -288,7 +288,8 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
         board = tag(g, "Board")
         shown = clip(board, 20)
         common = {"event_id": event_id, "session": tag(g, "Session") or "1", "board": board,
-                  "vulnerable_raw": tag(g, "Vulnerable"), "dealer_raw": tag(g, "Dealer")}
+                  "vulnerable_raw": tag(g, "Vulnerable"), "dealer_raw": tag(g, "Dealer"),
+                  "deal_raw": tag(g, "Deal"), "par_raw": tag(g, "OptimumScore")}
         if "ScoreTable" in g["tables"]:
             header, hline, rows = g["tables"]["ScoreTable"]
             cols = _columns(header)

@@ -54,6 +54,9 @@ def _safe_parse(data: bytes):
     except (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden, DefusedXmlException) as exc:
         return None, (f"the XML declares a DTD, entities or external references ({type(exc).__name__}); "
                       "such files are refused unread for safety: export the results again without a <!DOCTYPE>")
+    except LookupError as exc:  # an encoding Python does not know, named in the XML declaration
+        return None, (f"the XML declaration names an encoding this reader does not know ({exc}); expected UTF-8 or "
+                      "ISO-8859-1 (Windows-1252): export the results again")
     except ParseError as exc:
         try:
             data.decode("utf-8")
@@ -126,6 +129,33 @@ def _not_played(contract: str, score: str, tricks: str) -> bool:
     return (c in _NOT_PLAYED and sc in _NOT_PLAYED | {""}) or (sc in _NOT_PLAYED and c in _NOT_PLAYED | {""})
 
 
+def _passed_in(contract: str, score: str, tricks: str) -> bool:
+    """True when ``NP`` in CONTRACT comes with a stated SCORE of 0 (and TRICKS 0 or empty): the
+    New Zealand Scorer (and converters of its files) writes a board passed in this way ("N P",
+    no play), and matchpoints it as a score of 0 like any passed-out board. The stated score is
+    the scorer's record of what happened at the table, so the line is read as PASS."""
+    c, sc, tr = contract.strip().upper(), score.strip(), tricks.strip()
+    return (c in _NOT_PLAYED or c == "N P") and sc in ("0", "+0", "-0") and tr in ("", "0")
+
+
+def _drop_phantom_tables(raw: pd.DataFrame, entrants: pd.DataFrame) -> pd.DataFrame:
+    """A traveller line with no contract, declarer, tricks or score against a pair number the file
+    does not list (a phantom pair: the other pair sat out that round) is no result, like ``NP``: the
+    board simply has fewer results. A blank line between two listed pairs is kept, and quarantined
+    by finalise as a line without a contract."""
+    blank = raw["_blank"].astype(bool)
+    if not blank.any() or entrants.empty:
+        return raw
+    listed = entrants[["event_id", "entrant"]].drop_duplicates().assign(_listed=True)
+
+    def is_listed(col: str) -> pd.Series:
+        probe = raw[["event_id"]].assign(entrant=split_pair_number(raw[col])["pair"].to_numpy())
+        return pd.Series(probe.merge(listed, on=["event_id", "entrant"], how="left")["_listed"].notna().to_numpy(),
+                         index=raw.index)
+
+    return raw[~(blank & ~(is_listed("ns_pair") & is_listed("ew_pair")))]
+
+
 def _text(el, name: str, default: str = "") -> str:
     if el is None:
         return default
@@ -159,7 +189,7 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
             continue
         d = parse_date(_text(ev, "DATE"))
         if d is None:
-            q.append((f"EVENT {ev_i}, DATE", f"DATE '{clip(_text(ev, 'DATE'))}' is not a date: expected dd/mm/yyyy"))
+            q.append((f"EVENT {ev_i}, DATE", f"DATE '{clip(_text(ev, 'DATE'))}' is not a date: expected dd/mm/yyyy (USEBIO 1.2) or yyyy-mm-dd (USEBIO 1.3)"))
             continue
         event_id = make_event_id(d, name, source_file)
         ev_type = (ev.get("EVENT_TYPE") or "PAIRS").upper()
@@ -191,7 +221,11 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                             ent_rows.append({"event_id": event_id, "section": section or sp["section"], "direction": direction,
                                              "entrant": sp["pair"], "entrant_name": "",
                                              "player_names": "; ".join(_text(x, "PLAYER_NAME") for x in players),
-                                             "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players)})
+                                             "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players),
+                                             "handicap": _text(p, "HANDICAP"),
+                                             "master_points": "; ".join(
+                                                 f"{_text(m, 'MASTER_POINTS_AWARDED')} {_text(m, 'MASTER_POINT_TYPE')}".strip()
+                                                 for m in p.findall("MASTER_POINTS"))})
                         elif ptag == "TEAM":
                             num = p.get("TEAM_ID") or _text(p, "TEAM_NUMBER") or _text(p, "TEAM_ID")
                             players = p.findall(".//PLAYER")
@@ -210,7 +244,11 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                     for li, tl in enumerate(child.findall("TRAVELLER_LINE"), start=1):
                         prefix = (f"SESSION {session}, " if session not in ("", "1") else "") + (f"SECTION {section}, " if section else "")
                         score = _text(tl, "SCORE")
-                        if _not_played(_text(tl, "CONTRACT"), score, _text(tl, "TRICKS")):
+                        contract, played_by, tricks = _text(tl, "CONTRACT"), _text(tl, "PLAYED_BY"), _text(tl, "TRICKS")
+                        if _passed_in(contract, score, tricks):
+                            # NP with a stated score of 0: the scorer's passed-in board (a result of 0).
+                            contract, played_by, tricks = "PASS", "", ""
+                        elif _not_played(contract, score, tricks):
                             # The scorer's own mark that this board was not played at this table: no result,
                             # so the board has fewer results and is Neuberg-factored like any such board.
                             continue
@@ -218,11 +256,12 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                                      "round": _text(tl, "ROUND_NUMBER") or rnd,
                                      "ns_pair": _text(tl, "NS_PAIR_NUMBER") or _text(tl, "NS_TEAM_NUMBER"),
                                      "ew_pair": _text(tl, "EW_PAIR_NUMBER") or _text(tl, "EW_TEAM_NUMBER"),
-                                     "contract_raw": _text(tl, "CONTRACT"), "declarer_raw": _text(tl, "PLAYED_BY"),
-                                     "result_raw": _text(tl, "TRICKS"), "score_raw": score, "adjusted_raw": "",
+                                     "contract_raw": contract, "declarer_raw": played_by,
+                                     "result_raw": tricks, "score_raw": score, "adjusted_raw": "",
                                      "vulnerable_raw": _text(child, "VULNERABILITY") or _text(child, "VULNERABLE"),
                                      "dealer_raw": _text(child, "DEALER"),
-                                     "location": f"{prefix}BOARD {bshown}, TRAVELLER_LINE {li}"})
+                                     "location": f"{prefix}BOARD {bshown}, TRAVELLER_LINE {li}",
+                                     "_blank": not (contract.strip() or played_by.strip() or tricks.strip() or score.strip())})
                 else:
                     walk(child, session, section, rnd)
 
@@ -258,9 +297,26 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                       f"{len(str(r[long])):,} characters long: at most {MAX_CELL if long == 'entrant' else MAX_PLAYERS_CELL} expected"))
         else:
             fine.append(r)
+    # a handicap (percentage points, as the scorer states it) must be a number with at most 2 decimals
+    for r in fine:
+        h = str(r.get("handicap", "")).strip()
+        if h and not re.fullmatch(r"[+-]?\d{1,2}(\.\d{1,2})?", h):
+            q.append((f"PARTICIPANTS, pair {clip(r['entrant'], 20)}" + (f" {r['direction']}" if r["direction"] else ""),
+                      f"HANDICAP '{clip(h)}' is not a handicap: expected percentage points such as 3.5, -6.42 or 0 "
+                      "(at most 2 decimals, below 100); the pair is scored without it"))
+            r["handicap"] = ""
+        awards = [a for a in str(r.get("master_points", "")).split("; ") if a]
+        if awards and not all(re.fullmatch(r"\d{1,9}( [\w -]{1,30})?", a) for a in awards):
+            q.append((f"PARTICIPANTS, pair {clip(r['entrant'], 20)}" + (f" {r['direction']}" if r["direction"] else ""),
+                      f"MASTER_POINTS '{clip(r['master_points'])}' is not understood: expected MASTER_POINTS_AWARDED a whole "
+                      "number (the points x 100, or x 10 as some writers do: the club's master_points_scale) and an "
+                      "optional MASTER_POINT_TYPE; the pair's result posts without the scorer's award"))
+            r["master_points"] = ""
     entrants = entrants_frame(fine)
     parts, qs = [], []
     raw = pd.DataFrame(recs)
+    if not raw.empty:
+        raw = raw.pipe(_drop_phantom_tables, entrants).drop(columns="_blank")
     if not raw.empty:
         for (ev_id, sec), part in raw.groupby(["event_id", "section"], sort=False):
             ents = entrants[entrants["event_id"] == ev_id] if not entrants.empty else None
@@ -271,7 +327,8 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                     numbering = "unique"  # a Howell section inside a multi-movement event
                 elif len(in_sec):
                     numbering = "by_direction"
-            lines, fq = finalise(part, source_file, ents, numbering, teams=movement_of[ev_id] == "teams")
+            lines, fq = finalise(part, source_file, ents, numbering, teams=movement_of[ev_id] == "teams",
+                                 stated_score_authority=True)
             parts.append(lines)
             qs.append(fq)
     lines = pd.concat(parts, ignore_index=True) if parts else finalise(pd.DataFrame(), source_file, None)[0]

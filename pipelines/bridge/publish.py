@@ -61,6 +61,76 @@ def _contract(row) -> str:
     return f"{row['level']}{SUITS.get(row['strain'], row['strain'])}" + "X" * int(row["doubled"])
 
 
+def _contract_parts(row) -> dict:
+    """The contract as level, suit symbol (with its colour class: hearts and diamonds red) and
+    doubles, for the HTML pages; an adjusted score or a pass as plain text."""
+    if row["adjusted"] or row["contract"] == "PASS" or not row["contract"]:
+        return {"level": _contract(row) if (row["adjusted"] or row["contract"] == "PASS") else "", "suit": "",
+                "suit_class": "", "dbl": ""}
+    strain = row["strain"]
+    return {"level": str(row["level"]), "suit": SUITS.get(strain, strain),
+            "suit_class": "red" if strain in ("H", "D") else ("nt" if strain == "N" else "black"),
+            "dbl": "X" * int(row["doubled"])}
+
+
+def pair_page(section: str, direction: str, entrant: str) -> str:
+    """The file name of a pair's scorecard page inside its session's folder."""
+    key = "-".join(x for x in (section, direction, entrant) if x)
+    return "pair-" + (re.sub(r"[^\w-]+", "_", key, flags=re.UNICODE) or "x") + ".html"
+
+
+def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str) -> dict[str, str]:
+    """Each pair's personal scorecard (pairs events): every board it played with its seat, the
+    opponents, contract, declarer, result, its own score, its matchpoints (or IMPs) and the board's
+    percentage, then its total; the pair's players named at the top. Built from the board results
+    with one set-based reshaping (a row per pair per board), then rendered pair by pair."""
+    if standings.empty or boards.empty:
+        return {}
+    b = boards.reset_index(drop=True)
+    parts = []
+    for side, pair, opp, mp in (("NS", "ns_pair", "ew_pair", "mp_ns"), ("EW", "ew_pair", "ns_pair", "mp_ew")):
+        sign = 1 if side == "NS" else -1
+        parts.append(pd.DataFrame({
+            "section": b["section"], "board": b["board"], "seat": side, "entrant": b[pair].astype(str),
+            "opponents": b[opp].astype(str), "score": b["score_ns"].astype("Float64") * sign,
+            "mp": b[mp] if scoring == "MP" else (b["imp_ns"].astype("Float64") * sign),
+            "top": b["mp_top"], "row": b.index,
+        }))
+    rows = pd.concat(parts, ignore_index=True)
+    rows = rows[rows["mp"].notna()]
+    howell = set(standings.loc[standings["direction"] == "", "section"])
+    rows = rows.assign(direction=rows["seat"].where(~rows["section"].isin(howell), ""))
+    template = _TEMPLATES.get_template("scorecard.html.j2")
+    pages = {}
+    for st in standings.itertuples():
+        mine = rows[(rows["section"] == st.section) & (rows["direction"] == st.direction) & (rows["entrant"] == st.entrant)]
+        lines = []
+        for r in mine.sort_values("board").itertuples():
+            src = b.loc[r.row]
+            score = r.score
+            pct = "" if scoring != "MP" or pd.isna(r.top) or float(r.top) == 0 else f"{Decimal(str(float(r.mp))) * 100 / Decimal(str(float(r.top))):.2f}"
+            lines.append({"board": int(r.board), "seat": r.seat, "opponents": r.opponents, **_contract_parts(src),
+                          "declarer": src["declarer"], "result": _result(src),
+                          "score": "" if pd.isna(score) else _number(int(score)), "mp": _text(r.mp), "pct": pct,
+                          "anchor": f"b{st.section}{int(r.board)}"})
+        pages[pair_page(st.section, st.direction, st.entrant)] = template.render(
+            st=st, lines=lines, percentages=scoring == "MP", who=" ".join(
+                x for x in (f"セクション {st.section}" if st.section else "", DIRECTIONS.get(st.direction, st.direction),
+                            f"ペア {st.entrant}") if x))
+    return pages
+
+
+def _hands(deal) -> dict | None:
+    """``N:<north> <east> <south> <west>`` (as the readers normalise a PBN [Deal]) -> per seat a
+    list of (suit symbol, colour class, cards) for the hand diagram; None without a deal."""
+    text = _text(deal)
+    if not text.startswith("N:"):
+        return None
+    hands = text[2:].split(" ")
+    return {seat: [(SUITS[s], "red" if s in "HD" else "black", cards.replace("T", "10") or "—")
+                   for s, cards in zip("SHDC", hand.split("."))] for seat, hand in zip("NESW", hands)}
+
+
 def _result(row) -> str:
     if row["adjusted"] or row["contract"] == "PASS" or pd.isna(row["tricks"]):
         return ""
@@ -90,7 +160,10 @@ def _standing_groups(standings: pd.DataFrame) -> list[dict]:
         title = " ".join(x for x in (f"セクション {section}" if section else "", DIRECTIONS[direction]) if x)
         rows = [
             {"rank": r.rank_label, "entrant": r.entrant, "names": r.player_names, "score": _number(r.score),
-             "max_score": _text(r.max_score), "percentage": _text(r.percentage), "boards": r.boards}
+             "max_score": _text(r.max_score), "percentage": _text(r.percentage), "boards": r.boards,
+             "handicap": _text(getattr(r, "handicap", None)), "handicap_percentage": _text(getattr(r, "handicap_percentage", None)),
+             "handicap_rank": _text(getattr(r, "handicap_rank_label", None)),
+             "page": pair_page(r.section, r.direction, r.entrant)}
             for r in part.itertuples()
         ]
         groups.append({"title": title, "rows": rows})
@@ -114,9 +187,13 @@ def _travellers(boards: pd.DataFrame, scoring: str) -> list[dict]:
     for (section, board), part in boards.groupby(["section", "board"], sort=True):
         first = part.iloc[0]
         rows = []
-        for _, r in part.assign(_n=_numeric_first(part["ns_pair"])).sort_values(["round", "_n"] if scoring == "TEAMS" else ["_n"]).iterrows():
+        ordered = (part.assign(_n=_numeric_first(part["ns_pair"])).sort_values(["round", "_n"]) if scoring == "TEAMS" else
+                   # by North-South score, best first (as scorers print travellers); adjusted scores last
+                   part.assign(_n=_numeric_first(part["ns_pair"]), _s=part["score_ns"].astype("Float64").fillna(float("-inf")))
+                   .sort_values(["_s", "_n"], ascending=[False, True]))
+        for _, r in ordered.iterrows():
             score = r["score_ns"]
-            rows.append({
+            rows.append({**_contract_parts(r),
                 "round": _text(r["round"]), "ns": r["ns_pair"], "ew": r["ew_pair"], "contract": _contract(r),
                 "declarer": r["declarer"], "result": _result(r),
                 "score_ns": "" if pd.isna(score) or score <= 0 else str(score) if score > 0 else "",
@@ -124,8 +201,11 @@ def _travellers(boards: pd.DataFrame, scoring: str) -> list[dict]:
                 "pass_out": not pd.isna(score) and score == 0,
                 "mp_ns": _text(r["mp_ns"]), "mp_ew": _text(r["mp_ew"]), "imp_ns": _number(r["imp_ns"]),
                 "neuberg": bool(r["neuberg"]) if not pd.isna(r["neuberg"]) else False,
+                # the scorer's stated score, scored as stated, where Law 77 gives another for the contract as written
+                "law77": "" if pd.isna(r.get("law77_score_ns", pd.NA)) else str(int(r["law77_score_ns"])),
             })
         out.append({"section": section, "board": int(board), "dealer": first["dealer"], "vulnerable": first["vulnerable"],
+                    "hands": _hands(first.get("deal")), "par": _text(first.get("par")),
                     "top": _text(first["mp_top"]), "datum": _text(first["butler_datum"]) if scoring == "BUTLER" else "",
                     "rows": rows})
     return out
@@ -152,11 +232,15 @@ def render_session(session: pd.Series, standings: pd.DataFrame, boards: pd.DataF
         "teams": teams,
         "groups": [] if teams else _standing_groups(standings),
         "percentages": session["scoring"] == "MP",
+        "handicaps": "handicap" in standings and bool(standings["handicap"].notna().any()),
         "ranking": ranking.to_dict("records"),
         "matches": matches.sort_values(["round", "team"]).to_dict("records") if teams else [],
         "travellers": _travellers(boards, session["scoring"]),
+        "scorecards": not teams,
     }
     files = {"index.html": _TEMPLATES.get_template("session.html.j2").render(**context)}
+    if not teams:
+        files.update(_scorecards(standings, boards, session["scoring"]))
     safe = lambda v: spreadsheet_safe(_text(v))  # noqa: E731 - text cells only; numbers are ours
     if teams:
         files["standings.csv"] = _csv(

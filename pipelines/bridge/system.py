@@ -33,6 +33,7 @@ from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.core.validation import describe_failures, failure_cases, validate_settings
 from schemas.bridge import (
     BridgeBoardResult,
+    BridgeEventSettings,
     BridgeOptions,
     BridgeSession,
     BridgeSessionStanding,
@@ -45,7 +46,11 @@ from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
 PARSERS = {".pbn": parse_pbn, ".xml": parse_usebio, ".csv": parse_csv}
 KINDS = {"MP": "bridge_pairs_session", "XIMP": "bridge_imp_pairs_session", "BUTLER": "bridge_imp_pairs_session",
          "TEAMS": "bridge_teams"}
-DEFAULT_OPTIONS = {"acbl_scale": False, "vp_scale": "WBF20", "butler_trim_min_results": 5, "boards_per_match": None}
+DEFAULT_OPTIONS = {"acbl_scale": False, "vp_scale": "WBF20", "butler_trim_min_results": 5, "boards_per_match": None,
+                   "section_scoring": "per_section", "average_plus": "fixed", "handicap_share": "half",
+                   "master_points_scale": 100, "events": []}
+# The settings an event may override, by its name ([[options.events]] in the club's settings file).
+EVENT_SETTINGS = ("section_scoring", "average_plus", "handicap_share", "master_points_scale")
 LINE_KEY = ["event_id", "session", "section", "round", "board", "ns_pair"]
 # The plausible window of a session's date. Before 1987 duplicate bridge was scored under earlier
 # Laws (the 1987 Laws raised the non-vulnerable doubled undertricks from the fourth on from 200
@@ -69,7 +74,19 @@ def options_of(org: pd.Series) -> dict:
     for key in ("butler_trim_min_results", "boards_per_match"):
         if opts[key] is not None and (isinstance(opts[key], bool) or not isinstance(opts[key], int)):
             raise SettingsError(f"{where}: {key} must be a whole number, found {opts[key]!r}")
-    validate_settings(BridgeOptions, pd.DataFrame([opts]).astype({"boards_per_match": "Int64"}), where)
+    events = opts["events"]
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise SettingsError(f"{where}: events must be a list of [[options.events]] tables, found {events!r}")
+    for i, e in enumerate(events, start=1):
+        extra = sorted(set(e) - {"name", *EVENT_SETTINGS})
+        if extra or "name" not in e:
+            raise SettingsError(f"{where}: [[options.events]] number {i} needs a name and may set only "
+                                f"{', '.join(EVENT_SETTINGS)}; found {', '.join(sorted(e))}")
+    per_event = pd.DataFrame([{**{k: opts[k] for k in EVENT_SETTINGS}, **e} for e in events],
+                             columns=["name", *EVENT_SETTINGS])
+    validate_settings(BridgeEventSettings, per_event, f"{where} [[options.events]]")
+    flat = {k: v for k, v in opts.items() if k != "events"}
+    validate_settings(BridgeOptions, pd.DataFrame([flat]).astype({"boards_per_match": "Int64"}), where)
     scales = set(load_vp_scales()["scale_id"])
     if opts["vp_scale"] not in scales:
         raise SettingsError(f"{where}: vp_scale {opts['vp_scale']!r} is not in data/rules/bridge/vp_scales.csv "
@@ -243,9 +260,20 @@ def _session_ids(lines: pd.DataFrame) -> pd.DataFrame:
         ~many, sessions["event_id"] + "#session-" + sessions["session"].astype("string")))
 
 
+def event_settings(events: pd.DataFrame, opts: dict) -> pd.DataFrame:
+    """``events`` with the columns of EVENT_SETTINGS: the club's option, or the override of an
+    ``[[options.events]]`` table whose name equals the event's name (case and spaces ignored)."""
+    key = events["name"].astype("string").fillna("").str.strip().str.casefold()
+    over = pd.DataFrame([{**{k: opts[k] for k in EVENT_SETTINGS}, **e} for e in opts.get("events", [])],
+                        columns=["name", *EVENT_SETTINGS])
+    over = over.assign(_key=over["name"].astype("string").str.strip().str.casefold()).drop_duplicates("_key", keep="last")
+    merged = pd.DataFrame({"_key": key}).merge(over.drop(columns="name"), on="_key", how="left")
+    return events.assign(**{k: merged[k].fillna(opts[k]).to_numpy() for k in EVENT_SETTINGS})
+
+
 def _score(frames: dict[str, pd.DataFrame], opts: dict) -> dict[str, pd.DataFrame]:
     return compute_standings(
-        frames["traveller_lines"], frames["events"], frames["entrants"],
+        frames["traveller_lines"], event_settings(frames["events"], opts), frames["entrants"],
         acbl_scale=opts["acbl_scale"], butler_trim_min_results=opts["butler_trim_min_results"],
         vp_scale=opts["vp_scale"], boards_per_match=opts["boards_per_match"],
     )
@@ -302,7 +330,7 @@ def lake_frames(frames: dict[str, pd.DataFrame], scored: dict[str, pd.DataFrame]
 
     # board results: the scored line plus what the traveller said
     lines = frames["traveller_lines"]
-    extra = lines[LINE_KEY + ["level", "strain", "doubled", "vulnerable", "dealer", "stated_score_ns", "adj_ns_pct",
+    extra = lines[LINE_KEY + ["level", "strain", "doubled", "vulnerable", "dealer", "stated_score_ns", "law77_score_ns", "deal", "par", "adj_ns_pct",
                               "adj_ew_pct", "location"]]
     br = scored["board_results"].astype({"event_id": "string"}).merge(extra.astype({"event_id": "string"}), on=LINE_KEY, how="left")
     br = br.merge(stamp, on="event_id", how="left").merge(meta[["event_id", "scoring"]], on="event_id", how="left")
@@ -319,12 +347,17 @@ def lake_frames(frames: dict[str, pd.DataFrame], scored: dict[str, pd.DataFrame]
     st = scored["session_standings"].astype({"event_id": "string"}).merge(stamp, on="event_id", how="left")
     st = st.merge(meta[["event_id", "winner_type"]], on="event_id", how="left")
     rank_dir = st["direction"].where(st["winner_type"].astype("int64") == 2, "")
+    # an event scored across sections ranks its entrants across the sections
+    across = st["event_id"].map(event_settings(events, opts).set_index("event_id")["section_scoring"]) == "across_sections"
+    rank_section = st["section"].where(~across.fillna(False).to_numpy(), "*")
     st_cols = BridgeSessionStanding.to_schema().columns
     standings = st.assign(
         score=decimals(st["score"], st_cols["score"].dtype.type),
         max_score=decimals(st["max_score"], st_cols["max_score"].dtype.type),
         percentage=decimals(st["percentage"], st_cols["percentage"].dtype.type),
-        ranked_entrants=st.groupby([st["event_id"], st["session"], st["section"], rank_dir])["entrant"].transform("size"),
+        handicap=decimals(st["handicap"], st_cols["handicap"].dtype.type),
+        handicap_percentage=decimals(st["handicap_percentage"], st_cols["handicap_percentage"].dtype.type),
+        ranked_entrants=st.groupby([st["event_id"], st["session"], rank_section, rank_dir])["entrant"].transform("size"),
     )
 
     # team matches, with the teams' names and players

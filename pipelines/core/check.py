@@ -13,9 +13,44 @@ from pipelines.core.settings import DEFAULT_MAX_FILE_MB, StatePaths
 from pipelines.core.system import RunContext, SourceFile, get_system
 
 
+def _posted_sources(state: Path) -> pd.DataFrame:
+    """The latest record of every path posted in a state folder (read only: nothing is written)."""
+    from pipelines.core import inbox
+    from schemas.ledger import SourceRecord
+
+    history = Lake.open(StatePaths(state)).read("sources", SourceRecord)
+    return inbox.latest_versions(history)
+
+
+def _against_state(latest: pd.DataFrame, org_id: str, source_file: str, sha: str) -> tuple[str, str]:
+    """What ``run`` would do with this content given what the state has posted: ("post" | "nothing" |
+    "correction", the sentence saying why)."""
+    mine = latest[(latest["organisation"] == org_id) & (latest["source_file"] == source_file)]
+    standing = latest[(latest["organisation"] == org_id) & (latest["status"] != "duplicate")]
+    if len(mine) and mine["sha256"].iloc[-1] == sha:
+        return "nothing", (f"already posted: {source_file} was read with this content by run {mine['run_id'].iloc[-1]}; "
+                           "run would post nothing")
+    same = standing[(standing["sha256"] == sha) & (standing["source_file"] != source_file)]
+    if len(same):
+        return "nothing", (f"already posted from {same['source_file'].iloc[0]}: the same content at another path is a "
+                           "duplicate; run would post nothing")
+    if len(mine):
+        return "correction", (f"a correction of {source_file} (posted by run {mine['run_id'].iloc[-1]} with other "
+                              "content): run would reverse its earlier lines and post these")
+    return "post", ""
+
+
 def check_files(files: list[Path], organisations: pd.DataFrame, organisation: str | None, as_of: date,
-                data_dir: Path, scratch: Path) -> list[dict]:
-    ctx = RunContext(run_id="check", as_of=as_of, lake=Lake.open(StatePaths(scratch)), data_dir=data_dir)
+                data_dir: Path, scratch: Path, state: Path | None = None) -> list[dict]:
+    """``state``: a state folder of ``pointledger run`` (read, never written): each file is then
+    checked as tonight's run would see it, beside what that state has posted ("already posted",
+    "already posted from <path>", a correction, a session already posted by another file)."""
+    lake = Lake.open(StatePaths(state if state is not None else scratch))
+    ctx = RunContext(run_id="check", as_of=as_of, lake=lake, data_dir=data_dir)
+    latest = _posted_sources(state) if state is not None else None
+    active = (latest.loc[latest["status"] != "duplicate", ["source_file", "sha256"]]
+              .rename(columns={"sha256": "source_sha256"}) if latest is not None
+              else pd.DataFrame(columns=["source_file", "source_sha256"]))
     report = []
     for path in files:
         # the organisation is the nearest enclosing folder named after one (inbox/<org>/any/sub/folders)
@@ -47,15 +82,25 @@ def check_files(files: list[Path], organisations: pd.DataFrame, organisation: st
                  "(max_file_mb in the organisation settings); the file was not read", "record": None}]})
             continue
         sha = sha256_of(str(path))
+        notes: list[str] = []
+        superseded: set[str] = set()
+        if latest is not None:
+            action, note = _against_state(latest, org_id, source_file, sha)
+            if action == "nothing":
+                report.append({"file": str(path), "records_ok": 0, "problems": [], "notes": [note], "action": "nothing"})
+                continue
+            if action == "correction":
+                notes.append(note)
+                superseded = {source_file}
         # the same isolation as the nightly run: what check reports is what run would quarantine
         isolated = process_isolated(ctx, system, org, [SourceFile(org_id, source_file, path, sha)],
-                                    pd.DataFrame(columns=["source_file", "source_sha256"]), set())
+                                    active, superseded)
         batch = isolated.batch
         problems = [
             {"location": r.location, "reason": r.reason, "record": None if pd.isna(r.record) else r.record}
             for r in batch.quarantine.itertuples()
         ]
         posted = int(batch.records["records_posted"].sum()) if len(batch.records) else 0
-        report.append({"file": str(path), "records_ok": posted, "problems": problems,
+        report.append({"file": str(path), "records_ok": posted, "problems": problems, "notes": notes,
                        "internal_errors": [i.as_dict() for i in isolated.incidents]})
     return report

@@ -48,6 +48,11 @@ select
     score_x,
     max_x,
     score_den,
+    handicap,
+    handicap_percentage,
+    handicap_rank,
+    handicap_rank_label,
+    scorer_master_points,
     source_file,
     source_sha256,
     run_id

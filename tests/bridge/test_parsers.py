@@ -48,10 +48,11 @@ def test_usebio_tricks_spellings_contract_spellings_and_pair_numbers():
                  + "</BOARD>")
     frames, q = parse_usebio("club/tue.xml", xml)
     lines = frames["traveller_lines"].set_index(["board", "ns_pair"])
-    # board 1, 4SX by E down 2, EW not vulnerable: NS +300, so the stated 500 is quarantined
-    assert list(q.columns) == QCOLS and len(q) == 1
-    assert q.iloc[0]["location"] == "BOARD 1, TRAVELLER_LINE 2"
-    assert "stated score 500" in q.iloc[0]["reason"] and "scores 300" in q.iloc[0]["reason"]
+    # board 1, 4SX by E down 2, EW not vulnerable: NS +300 by Law 77; a USEBIO file is a scorer's
+    # record, so its stated 500 is what was matchpointed: scored as stated, Law 77's 300 kept beside it
+    # (issue 16; a hand-typed CSV still quarantines such a line, tests/bridge/test_usebio_quirks.py)
+    assert list(q.columns) == QCOLS and q.empty
+    assert lines.loc[(1, "2"), "score_ns"] == 500 and lines.loc[(1, "2"), "law77_score_ns"] == 300
     assert lines.loc[(1, "1"), "tricks"] == 10 and lines.loc[(1, "1"), "score_ns"] == 430
     # 3NTXX vul made: 100*4 = 400 + 500 + 100 = 1000
     assert lines.loc[(2, "1"), "contract"] == "3NTXX" and lines.loc[(2, "1"), "score_ns"] == 1000

@@ -89,3 +89,10 @@ def test_files_with_the_writers_doctype_post_through_the_nightly_run(office):
     n = office.query("select count(*) as n from session_standings")["n"].iloc[0]
     assert n == 4 + 6  # 2 NS + 2 EW pairs, and 3 NS + 3 EW pairs
     assert office.query("select count(*) as n from quarantine")["n"].iloc[0] == 0
+
+
+def test_an_unknown_encoding_is_reported_as_such():
+    data = (FIX / "usebio_doctype_relative_latin1.xml").read_bytes()
+    data = data.replace(b"ISO-8859-1", b"NO-8859-1").replace(b"iso-8859-1", b"NO-8859-1")
+    frames, q = parse_usebio("club/enc.xml", data)
+    assert q["location"].tolist() == ["whole file"] and "names an encoding this reader does not know" in q["reason"].iloc[0]
