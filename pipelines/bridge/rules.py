@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -9,10 +11,27 @@ from pipelines.core.settings import DATA_DIR, files_stamp  # the bundled rule da
 import pandas as pd
 
 RULES_DIR = DATA_DIR / "rules" / "bridge"
+# The rule tables of the run's data directory (the office's `--data-dir`, where a rule change is
+# made): set around a system's work by `rules_from`, else the bundled example data.
+_RUN_RULES_DIR: ContextVar[Path | None] = ContextVar("bridge_rules_dir", default=None)
+
+
+@contextmanager
+def rules_from(data_dir: Path | None):
+    """Read the bridge tables from `data_dir`/rules/bridge inside this block."""
+    token = _RUN_RULES_DIR.set(Path(data_dir) / "rules" / "bridge" if data_dir is not None else None)
+    try:
+        yield
+    finally:
+        _RUN_RULES_DIR.reset(token)
+
+
+def _dir(rules_dir: Path | None) -> Path:
+    return Path(rules_dir) if rules_dir is not None else (_RUN_RULES_DIR.get() or RULES_DIR)
 
 
 def _read(name: str, rules_dir: Path | None) -> pd.DataFrame:
-    return pd.read_csv((rules_dir or RULES_DIR) / name, keep_default_na=False, na_values=[""])
+    return pd.read_csv(_dir(rules_dir) / name, keep_default_na=False, na_values=[""])
 
 
 @lru_cache(maxsize=None)
@@ -22,24 +41,24 @@ def _cached(name: str, rules_dir: str, stamp: tuple = ()) -> pd.DataFrame:  # st
 
 def load_imp_table(rules_dir: Path | None = None) -> pd.DataFrame:
     """Law 78B IMP scale: ``diff_min``, ``diff_max`` (empty for the open top band), ``imps``."""
-    t = _cached("imp_table.csv", str(rules_dir or RULES_DIR), files_stamp(Path(rules_dir or RULES_DIR) / "imp_table.csv")).copy()
+    t = _cached("imp_table.csv", str(_dir(rules_dir)), files_stamp(_dir(rules_dir) / "imp_table.csv")).copy()
     t["diff_max"] = t["diff_max"].astype("Int64")
     return t
 
 
 def load_board_rotation(rules_dir: Path | None = None) -> pd.DataFrame:
     """Standard 16-board dealer/vulnerability rotation: ``board_mod16``, ``dealer``, ``vulnerable``."""
-    return _cached("board_rotation.csv", str(rules_dir or RULES_DIR), files_stamp(Path(rules_dir or RULES_DIR) / "board_rotation.csv")).copy()
+    return _cached("board_rotation.csv", str(_dir(rules_dir)), files_stamp(_dir(rules_dir) / "board_rotation.csv")).copy()
 
 
 def load_vp_scales(rules_dir: Path | None = None) -> pd.DataFrame:
     """VP scale definitions: ``scale_id``, ``kind`` (continuous|table), ``max_vp``, ``decimals``,
     ``tau_num``, ``blitz_factor``, ``note``."""
-    return _cached("vp_scales.csv", str(rules_dir or RULES_DIR), files_stamp(Path(rules_dir or RULES_DIR) / "vp_scales.csv")).copy()
+    return _cached("vp_scales.csv", str(_dir(rules_dir)), files_stamp(_dir(rules_dir) / "vp_scales.csv")).copy()
 
 
 def load_vp_scale_tables(rules_dir: Path | None = None) -> pd.DataFrame:
     """Discrete VP tables: ``scale_id``, ``boards_min``, ``boards_max``, ``imp_min``, ``imp_max``,
     ``vp_winner``, ``vp_loser`` (VP as decimal strings)."""
-    t = pd.read_csv((rules_dir or RULES_DIR) / "vp_scale_tables.csv", dtype=str, keep_default_na=False)
+    t = pd.read_csv(_dir(rules_dir) / "vp_scale_tables.csv", dtype=str, keep_default_na=False)
     return t

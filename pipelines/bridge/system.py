@@ -423,6 +423,13 @@ class BridgeSystem:
 
     def process(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
                 superseded: set[str]) -> SystemBatch:
+        from pipelines.bridge.rules import rules_from
+
+        with rules_from(ctx.data_dir):  # the office's rule tables (a VP scale changed there is recomputed)
+            return self._process(ctx, org, sources, active, superseded)
+
+    def _process(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
+                 superseded: set[str]) -> SystemBatch:
         organisation = org["organisation"]
         opts = options_of(org)
         sha_of = {s.source_file: s.sha256 for s in sources}

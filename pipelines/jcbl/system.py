@@ -209,7 +209,10 @@ class JcblSystem:
 
     def process(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
                 superseded: set[str]) -> SystemBatch:
-        return _Batch(ctx, org, sources, superseded, self.rules(ctx)).run()
+        from pipelines.bridge.rules import rules_from
+
+        with rules_from(ctx.data_dir):  # travellers scored with the office's bridge tables
+            return _Batch(ctx, org, sources, superseded, self.rules(ctx)).run()
 
     # -- warehouse, publications, explain: see publish.py ---------------------------------------
     def warehouse_tables(self, ctx: RunContext, org: pd.Series) -> dict[str, pd.DataFrame]:
