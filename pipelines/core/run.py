@@ -496,7 +496,9 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             # the site's index and player pages link what the systems published (pipelines/core/site.py)
             names = system.player_names(con, org) if hasattr(system, "player_names") else None
             published.extend(str(p) for p in site.publish_organisation(con, org, out_dir, ctx.run_id, ctx.data_dir, names))
-        published.append(str(site.publish_site_index(paths.publications, organisations, ctx.data_dir)))
+        top = site.publish_site_index(paths.publications, organisations, ctx.data_dir)
+        if top is not None:
+            published.append(str(top))
     finally:
         con.close()
     return published

@@ -42,8 +42,12 @@ def _messages(path: Path) -> dict[str, dict[str, str]]:
 
 
 def messages(data_dir: Path, language: str) -> dict[str, str]:
-    """The fixed texts in the organisation's language (data/site/messages.csv)."""
-    return _messages(Path(data_dir) / "site" / "messages.csv")[language]
+    """The fixed texts in the organisation's language: the office's data/site/messages.csv, else
+    the bundled catalogue (a data folder written before the site existed has none)."""
+    from pipelines.core.settings import DATA_DIR
+
+    own = Path(data_dir) / "site" / "messages.csv"
+    return _messages(own if own.is_file() else DATA_DIR / "site" / "messages.csv")[language]
 
 
 def player_slug(player_id: str) -> str:
@@ -118,9 +122,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
             name=name_of.get(player, ""), stamp=stamp,
             balances=balances[balances["player_id"] == player].to_dict("records"),
             lines=mine.assign(event_date=mine["event_date"].astype(str), points=mine["points"].astype(str)).to_dict("records"))
-        folder.mkdir(parents=True, exist_ok=True)
-        page.write_text(html, encoding="utf-8")
-        written.append(page)
+        if _write_if_changed(page, html):
+            written.append(page)
     if folder.is_dir():  # a player whose every line was reversed has no page, as in a fresh run
         wanted = {f"{s}.html" for s in slugs.values()}
         for page in folder.glob("*.html"):
@@ -134,18 +137,25 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
         t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
         pages=published_pages(out_dir), quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
         players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html"} for p in players])
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "index.html").write_text(index, encoding="utf-8")
-    written.append(out_dir / "index.html")
+    if _write_if_changed(out_dir / "index.html", index):
+        written.append(out_dir / "index.html")
     return written
 
 
-def publish_site_index(publications: Path, organisations: pd.DataFrame, data_dir: Path) -> Path:
-    """publications/index.html: every organisation with a published index."""
+def _write_if_changed(path: Path, text: str) -> bool:
+    """A night that changes nothing publishes nothing (the run reports what it wrote)."""
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def publish_site_index(publications: Path, organisations: pd.DataFrame, data_dir: Path) -> Path | None:
+    """publications/index.html: every organisation with a published index (None: unchanged)."""
     text = messages(data_dir, "en")
     orgs = [{"href": f"{o}/index.html", "name": row["display_name"], "id": o}
             for o, row in organisations.sort_index().iterrows() if (publications / o / "index.html").is_file()]
     page = publications / "index.html"
-    publications.mkdir(parents=True, exist_ok=True)
-    page.write_text(_TEMPLATES.get_template("site_all.html.j2").render(t=text, organisations=orgs), encoding="utf-8")
-    return page
+    changed = _write_if_changed(page, _TEMPLATES.get_template("site_all.html.j2").render(t=text, organisations=orgs))
+    return page if changed else None
