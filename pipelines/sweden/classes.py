@@ -96,3 +96,15 @@ def next_level(bp, sp, gp, table: pd.DataFrame, r: Rates) -> str | None:
     rank = 0 if held is None else int(ladder.loc[ladder["level"] == held, "rank"].iloc[0])
     above = ladder[ladder["rank"] > rank]
     return None if above.empty else str(above.iloc[0]["level"])
+
+
+def rates_table(rules: SwedenRules) -> pd.DataFrame:
+    """Per rule version, the rates the warehouse's SQL needs, in bronze units (exact decimals as text;
+    SQL multiplies only, so nothing becomes a float): the bp value of 1 mp, 1 sp and 1 gp, and the
+    exchange rates (bp per sp, sp per gp)."""
+    rows = []
+    for version in rules.tables["rule_versions"]["rule_version"]:
+        r = rates(rules, version)
+        rows.append({"rule_version": version, "bp_per_mp": str(r.bp_per_mp), "bp_value_of_sp": str(r.bp_per_mp / r.sp_per_mp),
+                     "bp_value_of_gp": str(r.bp_per_mp / r.gp_per_mp), "bp_per_sp": str(r.bp_per_sp), "sp_per_gp": str(r.sp_per_gp)})
+    return pd.DataFrame(rows, columns=["rule_version", "bp_per_mp", "bp_value_of_sp", "bp_value_of_gp", "bp_per_sp", "sp_per_gp"])

@@ -27,6 +27,7 @@ import pandas as pd
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.sweden import awards as A
 from pipelines.sweden.evenings import check_evenings
+from pipelines.sweden.classes import rates_table
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden import series_batch as SB
@@ -114,7 +115,8 @@ class SwedenSystem:
     name = SYSTEM_NAME
     accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"se_results": SeResult, **SB.LAKE_TABLES}
-    warehouse_sql = ["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees"] + SB.WAREHOUSE_SQL
+    warehouse_sql = (["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees", "warehouse/se_levels", "warehouse/se_level_changes",
+                      "warehouse/se_promotions", "warehouse/se_level_reversals"] + SB.WAREHOUSE_SQL)
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
                         "with the columns plac;par;medlemmar (see docs/sweden.md)")
 
@@ -148,6 +150,9 @@ class SwedenSystem:
             "se_members": members[["member", "name", "club"]].astype(str).assign(organisation=org["organisation"]).reset_index(drop=True),
             "se_fee_rates": fees.reset_index(drop=True),
             "se_session_weights": weights.reset_index(drop=True),
+            "se_rule_versions": rules.tables["rule_versions"][["rule_version", "effective_from"]].astype(str).reset_index(drop=True),
+            "se_master_classes": rules.tables["master_classes"].drop(columns=["seed"]).astype(str).reset_index(drop=True),
+            "se_class_rates": rates_table(rules),
         }
 
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
