@@ -277,6 +277,22 @@ class MasterClasses(pa.DataFrameModel):
         return (df["min_mp"] != "") | (df["min_bp"] != "")
 
 
+class Ranking(pa.DataFrameModel):
+    """ranking.csv: ranking points per sp / gp by the event's kind (seed section 7). An event's kind is
+    its level (silver, guld, förhöjt guld), or what its event file's ``ranking:`` says, or ``simultan``
+    for a simultaneous heat or common list. A kind/denomination not listed gives no ranking points
+    (bronze never does). Applied to the unrounded award; each result's points rounded up."""
+
+    rule_version: Series[str] = pa.Field()
+    kind: Series[str] = pa.Field(str_matches=r"^[a-zåäö0-9 -]{1,40}$")
+    denomination: Series[str] = pa.Field(isin=["sp", "gp"])
+    rp_per_point: Series[str] = pa.Field(str_matches=NUMBER)
+    note: Series[str] = pa.Field()
+
+    class Config(_Strict):
+        unique = ["rule_version", "kind", "denomination"]
+
+
 class Clubs(pa.DataFrameModel):
     """The club register (data): the openness and sanction rules need each club's members."""
 
@@ -326,6 +342,10 @@ class SeResult(pa.DataFrameModel):
     source_sha256: TEXT = pa.Field()
     location: TEXT = pa.Field()
     run_id: TEXT = pa.Field()
+    # national ranking points of each player of the entrant (seed section 7: unrounded award ×
+    # ranking.csv, rounded up) and how; null in files written before the ranking existed
+    rp: POINTS = pa.Field(nullable=True)
+    rp_basis: TEXT = pa.Field(nullable=True)
 
     class Config:
         strict = True
@@ -360,4 +380,5 @@ RULE_TABLES = {
     "simultaneous": Simultaneous,
     "parameters": Parameters,
     "master_classes": MasterClasses,
+    "ranking": Ranking,
 }

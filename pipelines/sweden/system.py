@@ -28,6 +28,7 @@ from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.sweden import awards as A
 from pipelines.sweden.evenings import check_evenings
 from pipelines.sweden.classes import rates_table
+from pipelines.sweden import ranking as R
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden import series_batch as SB
@@ -116,7 +117,8 @@ class SwedenSystem:
     accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"se_results": SeResult, **SB.LAKE_TABLES}
     warehouse_sql = (["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees", "warehouse/se_levels", "warehouse/se_level_changes",
-                      "warehouse/se_promotions", "warehouse/se_level_reversals"] + SB.WAREHOUSE_SQL)
+                      "warehouse/se_promotions", "warehouse/se_level_reversals", "warehouse/se_ranking_results",
+                      "warehouse/se_ranking"] + SB.WAREHOUSE_SQL)
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
                         "with the columns plac;par;medlemmar (see docs/sweden.md)")
 
@@ -153,6 +155,7 @@ class SwedenSystem:
             "se_rule_versions": rules.tables["rule_versions"][["rule_version", "effective_from"]].astype(str).reset_index(drop=True),
             "se_master_classes": rules.tables["master_classes"].drop(columns=["seed"]).astype(str).reset_index(drop=True),
             "se_class_rates": rates_table(rules),
+            "se_ranking_parameters": R.parameters_table(rules),
         }
 
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
@@ -400,6 +403,9 @@ class _Batch:
         if ev["handikapp"] and st["hcp_place"].isna().all():
             problems.append(("whole file", "handikapp: ja needs a hcp_plac column (the place on the handicap list)"))
         problems += check_evenings(self.rules, ev, st, ev_file.source_file)
+        if version is not None and ev.get("ranking") and ev["ranking"] not in R.kinds(self.rules, version):
+            problems.append(("whole file", f"ranking: {ev['ranking']!r} is not a kind of data/rules/sweden/ranking.csv "
+                                           f"({', '.join(sorted(R.kinds(self.rules, version)))})"))
         comps = []
         if not problems and version is not None:
             for section, part in st.groupby("section", sort=True):
@@ -520,6 +526,8 @@ class _Batch:
             best = lines.groupby(["competition", "entrant", "denomination"])["final"].max().unstack("denomination")
             standings = standings.merge(best.reset_index(), left_on=["competition_id", "entrant"], right_on=["competition", "entrant"],
                                         how="left", suffixes=("", "_pts"))
+            standings = standings.merge(self._ranking_points(lines), left_on=["competition_id", "entrant"],
+                                        right_on=["competition", "entrant"], how="left", suffixes=("", "_rp"))
         for d in ("bp", "sp", "gp"):
             if d not in standings:
                 standings[d] = 0
@@ -548,8 +556,23 @@ class _Batch:
             **{d: pd.Series([zero if pd.isna(v) else Decimal(int(v)).quantize(zero) for v in rows[d]], dtype=POINTS) for d in ("bp", "sp", "gp")},
             "rule_version": rows["rule_version"], "source_file": rows["source_file"], "source_sha256": rows["source_sha256"],
             "location": rows["location"], "run_id": self.ctx.run_id,
+            "rp": pd.Series([zero if pd.isna(v) else Decimal(int(v)).quantize(zero) for v in rows.get("rp", pd.Series(pd.NA, index=rows.index))],
+                            dtype=POINTS),
+            "rp_basis": rows.get("rp_basis", pd.Series("", index=rows.index)).fillna(""),
         })
         self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
+
+    def _ranking_points(self, lines: pd.DataFrame) -> pd.DataFrame:
+        """Ranking points of each entrant's result (seed section 7), from the unrounded award of its
+        sp and gp lines (one exact value per entrant and denomination) and the event's kind."""
+        ev_of = {key: ev for key, ev, *_ in self.pending}
+        top = lines[lines["denomination"].isin(["sp", "gp"])].drop_duplicates(["competition", "entrant", "denomination"])
+        out = []
+        for (comp, entrant, event_id, version), g in top.groupby(["competition", "entrant", "event_id", "rule_version"]):
+            exact = {d: Fraction(x) for d, x in zip(g["denomination"], g["exact"])}
+            rp, how = R.ranking_points(exact, R.event_kind(ev_of[event_id]), self.rules, version)
+            out.append((comp, entrant, rp, how))
+        return pd.DataFrame(out, columns=["competition", "entrant", "rp", "rp_basis"])
 
     def _result(self) -> SystemBatch:
         names = {s.source_file for s in self.sources}

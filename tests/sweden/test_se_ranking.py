@@ -1,0 +1,135 @@
+"""The national ranking (seed section 7): ranking points per result, and the list as of each night.
+
+Expected values are the seed's own example (22.5 gp -> 338 rp) and hand computations from its rates
+(1 sp = 1 rp, 1 gp = 15 rp; exceptions), shown in the comments. The list's window and count are
+tested on hand-made result rows through the warehouse SQL (se_ranking_results, se_ranking); one
+nightly run scores a gold event and checks the ranking uses the unrounded award.
+"""
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+import pandas as pd
+import pytest
+
+from pipelines.core.sql import connect, sql_text
+from pipelines.sweden.ranking import event_kind, parameters_table, ranking_points
+from pipelines.sweden.rules import load_rules
+from se_helpers import ORG, post_event, register
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_rules()
+
+
+def rp(rules, kind, **exact):
+    return ranking_points({d: Fraction(v) for d, v in exact.items()}, kind, rules, "se-2009")[0]
+
+
+def test_the_seeds_example_22_5_gp_gives_338(rules):
+    # "om man får 22,5 gp som ger 23 gp, räknas ranking på 22,5 vilket ger 338 rp": 22.5 × 15 = 337.5 → 338
+    assert rp(rules, "guld", gp="45/2") == 338
+    assert rp(rules, "guld", gp=23) == 345  # not on the rounded 23 gp (23 × 15)
+
+
+def test_rates_and_every_exception(rules):
+    assert rp(rules, "silver", sp=12) == 12  # 1 sp = 1 rp
+    assert rp(rules, "guld", sp=7) == 11  # sp in a gold event: 7 × 1.5 = 10.5 → 11
+    assert rp(rules, "förhöjt guld", gp=10) == 150  # 10 × 15
+    assert rp(rules, "sm-parfinal", gp="45/2") == 203  # SM pairs final: 22.5 × 9 = 202.5 → 203
+    assert rp(rules, "allsvenskan-div3", gp="5/2") == 25  # division III: 2.5 gp came from 25 sp: 25 rp
+    assert rp(rules, "april-oktober-silver", sp=40) == 0
+    assert rp(rules, "simultan", sp=40) == 0
+    assert rp(rules, "utland", gp=5) == 0
+    assert rp(rules, "bonus", gp=2) == 0
+    assert rp(rules, "brons", sp=3) == 0  # not a ranking event at all
+    assert ranking_points({"gp": Fraction(9, 2)}, "guld", rules, "se-2009") == (68, "guld: 4.5 gp × 15 = 67.5 → 68 rp")
+
+
+def test_event_kind():
+    assert event_kind({"level": "guld", "ranking": ""}) == "guld"
+    assert event_kind({"level": "guld", "ranking": "sm-parfinal"}) == "sm-parfinal"
+    assert event_kind({"level": "silver", "simultan": True}) == "simultan"
+    assert event_kind({"level": "silver", "gemensam_lista": True}) == "simultan"
+
+
+def ranking_warehouse(results: list[tuple], runs: list[tuple]):
+    """results: (member, event_id, event_date, rp); runs: (run_id, as_of)."""
+    rules = load_rules()
+    con = connect()
+    r = pd.DataFrame(results, columns=["members", "event_id", "event_date", "rp"])
+    r = r.assign(organisation=ORG, event_name=r["event_id"], level="silver", club="10001", competition="", place_label="1",
+                 sp=r["rp"], gp=0, rp_basis="", event_date=pd.to_datetime(r["event_date"]).dt.date)
+    con.register("_r", r)
+    con.execute("create table se_results as select * replace (cast(rp as decimal(12, 2)) as rp) from _r")
+    con.register("_runs", pd.DataFrame(runs, columns=["run_id", "as_of"]))
+    con.execute("create table runs as select * from _runs")
+    members = sorted({m for m, *_ in results})
+    tables = {"se_members": pd.DataFrame({"member": members, "name": [f"Spelare {m}" for m in members], "club": "10001",
+                                          "organisation": ORG}),
+              "se_clubs": pd.DataFrame({"organisation": [ORG], "club": ["10001"], "name": ["BK Lavec"]}),
+              "se_ranking_parameters": parameters_table(rules)}
+    for name, frame in tables.items():
+        con.register(f"_{name}", frame)
+        con.execute(f"create table {name} as select * from _{name}")
+    for view in ("se_ranking_results", "se_ranking"):
+        con.execute(f"create view {view} as {sql_text('warehouse/' + view)}")
+    return con
+
+
+def q(con, sql):
+    return con.sql(sql).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def test_window_best_18_ties_and_expiry_without_new_input():
+    results = (
+        # A: 19 results of 100 .. 82 rp within the window: the best 18 count, 100 + ... + 83 = 18 × 183 / 2 = 1647
+        [("A", f"a{i}", "2026-06-01", 100 - i) for i in range(19)]
+        # B: one result exactly 24 months before the as-of date (2024-12-02 as of 2026-12-02) counts,
+        # one a day older does not: 1647 rp = A's total, a tie
+        + [("B", "b-old", "2024-12-02", 1647), ("B", "b-older", "2024-12-01", 500)]
+        # C: a result after the as-of date is not yet in the list
+        + [("C", "c1", "2026-11-30", 10), ("C", "c-late", "2026-12-05", 900)]
+    )
+    con = ranking_warehouse(results, [("20261202T000000Z-aaaa", "2026-12-02")])
+    ranking = q(con, "select * from se_ranking order by rank, member")
+    assert list(zip(ranking["rank"], ranking["member"], ranking["ranking_points"])) == [
+        (1, "A", Decimal("1647.00")), (1, "B", Decimal("1647.00")), (3, "C", Decimal("10.00"))]
+    assert list(ranking["results_counted"]) == [18, 1, 1]
+    assert str(ranking["oldest_counted"][1]) == "2024-12-02" and str(ranking["as_of"][0]) == "2026-12-02"
+    detail = q(con, "select * from se_ranking_results where member = 'A' and not counted")
+    assert list(detail["rp"]) == [Decimal("82.00")] and detail["not_counted_reason"][0] == "utanför de 18 bästa"
+    older = q(con, "select not_counted_reason from se_ranking_results where event_id = 'b-older'")
+    assert older["not_counted_reason"][0] == "äldre än fönstret"
+
+    # the next night, nothing new: B's result is now 24 months and a day old and drops out
+    con.execute("insert into runs values ('20261203T000000Z-bbbb', '2026-12-03')")
+    ranking = q(con, "select * from se_ranking order by rank, member")
+    assert list(zip(ranking["rank"], ranking["member"])) == [(1, "A"), (2, "C")]
+
+
+def test_nightly_run_ranks_on_the_unrounded_gold(office):
+    # p. 16: 52 pairs, gold: the winners' 52 sp become ⌈5.2⌉ = 6 gp; their ranking points are on
+    # 5.2 gp: 5.2 × 15 = 78 (not 6 × 15 = 90). The 4th pair's 22 sp (D row 52) in a gold event: 22 × 1.5 = 33.
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01")
+    office.run(date(2026, 11, 2))
+    r = office.query("select place, gp, sp, rp, rp_basis from se_results order by place")
+    assert r["gp"][0] == Decimal("6.00") and r["rp"][0] == Decimal("78.00")
+    assert r["rp_basis"][0] == "guld: 5.2 gp × 15 = 78 rp"
+    assert r["sp"][3] == Decimal("22.00") and r["rp"][3] == Decimal("33.00")
+    ranking = office.query("select * from se_ranking order by rank, member")
+    assert list(ranking["member"][:2]) == ["200000", "200001"] and list(ranking["rank"][:2]) == [1, 1]
+    assert ranking["ranking_points"][0] == Decimal("78.00") and str(ranking["as_of"][0]) == "2026-11-02"
+
+
+def test_an_unknown_ranking_kind_is_refused(office):
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01",
+               ranking="em-final")
+    office.run(date(2026, 11, 2))
+    q = office.query("select reason from quarantine")
+    assert any("ranking: 'em-final' is not a kind of" in x for x in q["reason"])
