@@ -159,9 +159,11 @@ class SwedenSystem:
         }
 
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
+        from pipelines.sweden.pins import publish_pins
         from pipelines.sweden.publish import publish_events
 
-        return publish_events(con, org, affected_months, out_dir) + SB.publish_series(con, org, out_dir)
+        return (publish_events(con, org, affected_months, out_dir) + SB.publish_series(con, org, out_dir)
+                + publish_pins(con, org, out_dir, str(ctx.as_of)))
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.sweden.publish import explain_player
