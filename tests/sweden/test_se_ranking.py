@@ -133,3 +133,15 @@ def test_an_unknown_ranking_kind_is_refused(office):
     office.run(date(2026, 11, 2))
     q = office.query("select reason from quarantine")
     assert any("ranking: 'em-final' is not a kind of" in x for x in q["reason"])
+
+
+def test_a_tie_shares_the_unrounded_gold(office):
+    # 52 pairs, gold, the first two tied: they share places 1 and 2 of D row 52 (52 and 35 sp, seed p. 11):
+    # gold ⌈(6 + 4) / 2⌉ = 5 gp each; ranking on (5.2 + 3.5) / 2 = 4.35 gp: 4.35 × 15 = 65.25 → 66 rp
+    register(office)
+    places = ["1", "1"] + [str(i + 1) for i in range(2, 52)]
+    post_event(office, "malmo-bk", "guld", 52, places=places, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01")
+    office.run(date(2026, 11, 2))
+    r = office.query("select place_label, gp, rp from se_results order by place, entrant")
+    assert list(r["place_label"][:2]) == ["1=", "1="] and list(r["gp"][:2]) == [Decimal("5.00")] * 2
+    assert list(r["rp"][:2]) == [Decimal("66.00")] * 2
