@@ -161,9 +161,10 @@ class SwedenSystem:
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
         from pipelines.sweden.pins import publish_pins
         from pipelines.sweden.publish import publish_events
+        from pipelines.sweden.ranking_page import publish_ranking
 
         return (publish_events(con, org, affected_months, out_dir) + SB.publish_series(con, org, out_dir)
-                + publish_pins(con, org, out_dir, str(ctx.as_of)))
+                + publish_pins(con, org, out_dir, str(ctx.as_of)) + publish_ranking(con, org, out_dir))
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.sweden.publish import explain_player

@@ -7,6 +7,8 @@ nightly run scores a gold event and checks the ranking uses the unrounded award.
 """
 from __future__ import annotations
 
+import csv
+import io
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
@@ -145,3 +147,42 @@ def test_a_tie_shares_the_unrounded_gold(office):
     r = office.query("select place_label, gp, rp from se_results order by place, entrant")
     assert list(r["place_label"][:2]) == ["1=", "1="] and list(r["gp"][:2]) == [Decimal("5.00")] * 2
     assert list(r["rp"][:2]) == [Decimal("66.00")] * 2
+
+
+def test_ranking_page_escaped_stamped_with_results_one_click_away():
+    from pipelines.sweden.ranking_page import render_ranking
+
+    ranking = pd.DataFrame({"rank": [1, 1, 3], "member": ["1", "2", "3"], "name": ["<b>Åsa</b>", "=Bo", "Cia"],
+                            "club": ["10001", "10002", "10001"], "club_name": ["BK <Lavec>", "Sundsvalls BK", "BK <Lavec>"],
+                            "ranking_points": [Decimal("78.00"), Decimal("78.00"), Decimal("33.00")],
+                            "results_counted": [1, 1, 1], "oldest_counted": [date(2026, 11, 1)] * 3})
+    results = pd.DataFrame({"member": ["1", "1", "2", "3"], "event_id": ["e1", "e0", "e1", "e1"],
+                            "event_name": ["Guld <i>", "Gammal", "Guld <i>", "Guld <i>"],
+                            "event_date": [date(2026, 11, 1), date(2024, 1, 1), date(2026, 11, 1), date(2026, 11, 1)],
+                            "place_label": ["1", "2", "1", "4"], "rp": [Decimal("78.00"), Decimal("50.00"), Decimal("78.00"), Decimal("33.00")],
+                            "counted": [True, False, True, True], "not_counted_reason": [None, "äldre än fönstret", None, None]})
+    files = render_ranking(ranking, results, "2026-11-02", "se-2009", 24, 18, "Svensk Bridge")
+    html = files["index.html"]
+    assert "<b>Åsa" not in html and "&lt;b&gt;Åsa&lt;/b&gt;" in html and "Guld &lt;i&gt;" in html and "BK &lt;Lavec&gt;" in html
+    assert "Per 2026-11-02, regelversion se-2009" in html and 'type="search"' in html and "aria-sort" in html
+    assert 'name="viewport"' in html and "<details>" in html and "äldre än fönstret" in html
+    assert html.index("&lt;b&gt;Åsa") < html.index("=Bo") < html.index(">Cia")
+    lines = files["ranking.csv"].splitlines()
+    assert lines[1:] == ["1;1;<b>Åsa</b>;10001;BK <Lavec>;78;1;2026-11-01;2026-11-02",
+                         "1;2;'=Bo;10002;Sundsvalls BK;78;1;2026-11-01;2026-11-02",
+                         "3;3;Cia;10001;BK <Lavec>;33;1;2026-11-01;2026-11-02"]
+
+
+def test_nightly_run_publishes_the_ranking(office):
+    # the same 52-pair gold event: the winners 78 rp each (5.2 gp × 15), tied first; the 4th pair 33 (22 sp × 1.5)
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01")
+    office.run(date(2026, 11, 2))
+    folder = office.state / "publications" / ORG / "ranking"
+    # (the publishing step gives every CSV a numeric plac and its plac_label, and a BOM for spreadsheets)
+    rows = list(csv.DictReader(io.StringIO((folder / "ranking.csv").read_text(encoding="utf-8-sig")), delimiter=";"))
+    got = [(r["plac"], r["medlemsnummer"], r["rankingpoäng"], r["antal_resultat"], r["per"]) for r in rows[:4]]
+    # 2nd place: D row 52 place 2 = 35 sp -> 3.5 gp (4 posted): 3.5 × 15 = 52.5 -> 53, shared by the pair
+    assert got == [("1", "200000", "78", "1", "2026-11-02"), ("1", "200001", "78", "1", "2026-11-02"),
+                   ("3", "200002", "53", "1", "2026-11-02"), ("3", "200003", "53", "1", "2026-11-02")]
+    assert "Per 2026-11-02, regelversion se-2009" in (folder / "index.html").read_text(encoding="utf-8")
