@@ -293,6 +293,19 @@ class Ranking(pa.DataFrameModel):
         unique = ["rule_version", "kind", "denomination"]
 
 
+class ConversionFees(pa.DataFrameModel):
+    """conversion_fees.csv: the fee per converted foreign event by its level (seed section 8); the
+    per-registration maximum and the minimum are in parameters.csv."""
+
+    rule_version: Series[str] = pa.Field()
+    level: Series[str] = pa.Field(isin=LEVELS)
+    sek_per_event: Series[str] = pa.Field(str_matches=NUMBER)
+    note: Series[str] = pa.Field()
+
+    class Config(_Strict):
+        unique = ["rule_version", "level"]
+
+
 class Clubs(pa.DataFrameModel):
     """The club register (data): the openness and sanction rules need each club's members."""
 
@@ -381,4 +394,5 @@ RULE_TABLES = {
     "parameters": Parameters,
     "master_classes": MasterClasses,
     "ranking": Ranking,
+    "conversion_fees": ConversionFees,
 }
