@@ -13,7 +13,9 @@ registration the row belongs to; the fee is per registration).
 * The fee (conversion_fees.csv): 7 / 14 / 50 kr per event by level, summed per registration, at most
   100 kr and at least 15 kr (parameters.csv).
 
-Not yet wired into the nightly run (docs/sweden.md says what is left).
+In the nightly run, a file ``<organisation>/<any folder>/<name>.konvertering.csv`` is one registration
+(unless rows name their ``registrering``): its rows become ledger lines with their own basis, one event
+record each (kind ``se_konvertering_<level>``), and the fee is the warehouse view se_conversion_fees.
 """
 from __future__ import annotations
 
@@ -24,7 +26,9 @@ from decimal import Decimal
 import pandas as pd
 
 from pipelines.sweden import awards as A
-from pipelines.sweden.parse import parse_event
+from pipelines.core.keyvalue import decode
+from pipelines.core.text import clip, split_line
+from pipelines.sweden.parse import FALLBACKS, parse_event
 from pipelines.sweden.rules import SwedenRules, frac
 
 REQUIRED = ["medlemsnummer", "tävling", "datum", "ort", "land", "nivå", "form", "antal", "mött", "brickor", "plac", "poäng"]
@@ -33,6 +37,37 @@ DANISH = {"danmark", "dk", "denmark", "dänemark"}
 _EVENT_KEYS = {"datum": "datum", "nivå": "nivå", "form": "form", "brickor": "brickor", "mött": "mött", "final": "final",
                "carry_over": "carry_over", "kval_ronder": "kval_ronder", "final_ronder": "final_ronder", "kval_par": "kval_par",
                "första_plac": "första_plac"}
+
+
+SUFFIX = ".konvertering.csv"
+
+
+def read_file(source_file: str, data: bytes) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
+    """A conversion file -> (rows with their location, problems (location, reason)). A bad header
+    holds the whole file; a bad line is its own problem."""
+    text, _ = decode(data, FALLBACKS)
+    lines = [(no, ln) for no, ln in enumerate(text.splitlines(), start=1) if ln.strip() and not ln.lstrip().startswith("#")]
+    empty = pd.DataFrame(columns=REQUIRED + OPTIONAL + ["location"])
+    if not lines:
+        return empty, [("whole file", f"expected a header {';'.join(REQUIRED)} and one line per member and event, found an empty file")]
+    header = split_line(lines[0][1], ";")
+    if isinstance(header, str):
+        return empty, [(f"line {lines[0][0]}", f"header: {header}")]
+    header = [h.strip().lower() for h in header]
+    missing = [c for c in REQUIRED if c not in header]
+    unknown = [h for h in header if h not in REQUIRED + OPTIONAL]
+    if missing or unknown:
+        return empty, [(f"line {lines[0][0]}", f"header: expected the columns {';'.join(REQUIRED)} (and optionally "
+                                               f"{';'.join(OPTIONAL)}); missing {missing}, unknown {[clip(u) for u in unknown]}")]
+    rows, problems = [], []
+    for no, line in lines[1:]:
+        cells = split_line(line, ";")
+        if isinstance(cells, str) or len(cells) != len(header):
+            problems.append((f"line {no}", cells if isinstance(cells, str) else
+                             f"expected {len(header)} fields ({';'.join(header)}), found {len(cells)}"))
+            continue
+        rows.append({**{c: "" for c in OPTIONAL}, **dict(zip(header, (c.strip() for c in cells))), "location": f"line {no}"})
+    return pd.DataFrame(rows, columns=REQUIRED + OPTIONAL + ["location"]), problems
 
 
 @dataclass(frozen=True)
@@ -108,3 +143,14 @@ def conversion_fee(levels: list[str], rules: SwedenRules, version: str = "se-200
     top = Decimal(str(rules.param("conversion_fee_max_per_registration", version)))
     least = Decimal(str(rules.param("conversion_fee_min", version)))
     return min(top, max(least, sum((rate[lv] for lv in levels), Decimal(0)))).quantize(Decimal("0.01"))
+
+
+def fee_limits_table(rules: SwedenRules) -> pd.DataFrame:
+    """Per rule version, the fee's maximum per registration and minimum (for se_conversion_fees)."""
+    v = rules.tables["rule_versions"]
+    return pd.DataFrame({
+        "rule_version": v["rule_version"].astype(str).to_numpy(),
+        "effective_from": v["effective_from"].astype(str).to_numpy(),
+        "max_per_registration": [str(Decimal(str(rules.param("conversion_fee_max_per_registration", x)))) for x in v["rule_version"]],
+        "min_fee": [str(Decimal(str(rules.param("conversion_fee_min", x)))) for x in v["rule_version"]],
+    })

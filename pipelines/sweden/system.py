@@ -25,10 +25,12 @@ import numpy as np
 import pandas as pd
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
+from pipelines.core.text import clip
 from pipelines.sweden import awards as A
 from pipelines.sweden.evenings import check_evenings
 from pipelines.sweden.classes import rates_table
 from pipelines.sweden import ranking as R
+from pipelines.sweden import foreign as F
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden import series_batch as SB
@@ -59,6 +61,8 @@ def role_of(source_file: str) -> str | None:
         return "standings"
     if name == REGISTER_NAME:
         return "register"
+    if name.endswith(F.SUFFIX) and len(name) > len(F.SUFFIX):
+        return "conversion"
     if traveller_suffix(source_file):
         return "standings"
     return None
@@ -118,7 +122,7 @@ class SwedenSystem:
     lake_tables = {"se_results": SeResult, **SB.LAKE_TABLES}
     warehouse_sql = (["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees", "warehouse/se_levels", "warehouse/se_level_changes",
                       "warehouse/se_promotions", "warehouse/se_level_reversals", "warehouse/se_ranking_results",
-                      "warehouse/se_ranking"] + SB.WAREHOUSE_SQL)
+                      "warehouse/se_ranking", "warehouse/se_conversion_fees"] + SB.WAREHOUSE_SQL)
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
                         "with the columns plac;par;medlemmar (see docs/sweden.md)")
 
@@ -156,6 +160,8 @@ class SwedenSystem:
             "se_master_classes": rules.tables["master_classes"].drop(columns=["seed"]).astype(str).reset_index(drop=True),
             "se_class_rates": rates_table(rules),
             "se_ranking_parameters": R.parameters_table(rules),
+            "se_conversion_fee_rates": rules.tables["conversion_fees"][["rule_version", "level", "sek_per_event"]].astype(str).reset_index(drop=True),
+            "se_conversion_fee_limits": F.fee_limits_table(rules),
         }
 
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
@@ -195,14 +201,15 @@ class _Batch:
 
     # -- the night ------------------------------------------------------------------------------
     def run(self) -> SystemBatch:
-        batch = {"event": [], "standings": [], "register": [], "series": []}
+        batch = {"event": [], "standings": [], "register": [], "series": [], "conversion": []}
         for s in self.sources:
             role = role_of(s.source_file)
             if role is None:
                 self._reject(s.source_file, "whole file",
                              f"not a Swedish masterpoint file name: expected <event>{EVENT_SUFFIX}, <event>{STANDINGS_SUFFIX} "
                              "(or the travellers <event>.pbn, <event>.xml, <event>.travellers.csv) "
-                             f"or {REGISTER_NAME} (the member register, in the organisation folder), found "
+                             f"or {REGISTER_NAME} (the member register, in the organisation folder) or <name>{F.SUFFIX} (converted "
+                             "foreign points), found "
                              f"{PurePosixPath(s.source_file).name!r}; see docs/sweden.md. Rename the file to have it read")
                 continue
             batch[role].append(_File(s.source_file, s.path, s.sha256, s.read(), True))
@@ -253,6 +260,8 @@ class _Batch:
         comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
         _, players = A.score(self.rules, comps) if comps else (None, None)
         self._post_all(players)
+        for f in batch["conversion"]:
+            self._post_conversion(f)
         series_tables = SB.run_night(self, batch["series"])
         result = self._result()
         result.tables.update(series_tables)
@@ -564,6 +573,51 @@ class _Batch:
             "rp_basis": rows.get("rp_basis", pd.Series("", index=rows.index)).fillna(""),
         })
         self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
+
+    def _post_conversion(self, f: _File) -> None:
+        """A conversion file of the office (seed section 8): each row of a known member becomes a ledger
+        line (its own basis) and an event record (kind se_konvertering_<level>: the fee view counts it)."""
+        rows, problems = F.read_file(f.source_file, f.data)
+        for loc, reason in problems:
+            self._reject(f.source_file, loc, reason)
+        if rows.empty:
+            return
+        if self.members is None:
+            self._reject(f.source_file, "whole file", f"waiting for the member register {self.organisation}/{REGISTER_NAME}")
+            return
+        out = F.convert_rows(rows, self.rules)
+        known = out["medlemsnummer"].isin(self.members.index)
+        for r in out[~known].itertuples():
+            self._reject(f.source_file, r.location, f"medlemsnummer: member number {clip(r.medlemsnummer)} is not in the member register")
+        for r in out[known & (out["problem"] != "")].itertuples():
+            self._reject(f.source_file, r.location, r.problem)
+        ok = out[known & (out["problem"] == "")]
+        if ok.empty:
+            return
+        registration = ok["registrering"].where(ok["registrering"] != "", f.source_file)
+        event_ids = f.source_file + "#" + ok["location"].str.replace("line ", "rad-", regex=False)
+        dates = [pd.Timestamp(d).date() for d in ok["datum"]]
+        versions = [self.rules.for_date(d) for d in dates]
+        levels = ok["nivå"].str.lower().where(~ok["land"].str.lower().isin(F.DANISH), ok["valör"].str.lower().map(
+            {"bp": "brons", "sp": "silver", "gp": "guld"}))
+        for eid, d, lv, reg, loc, name in zip(event_ids, dates, levels, registration, ok["location"], ok["tävling"]):
+            self.events.append({"event_id": eid, "organisation": self.organisation, "system": SYSTEM_NAME, "event_date": d,
+                                "kind": f"se_konvertering_{str(lv).replace(' ', '_')}", "source_file": f.source_file,
+                                "source_sha256": f.sha256, "location": f"{loc}: {name}; registrering {reg}"})
+        given = ok[ok["points"] > 0]
+        if len(given):
+            gi = given.index
+            drafts = pd.DataFrame({
+                "organisation": self.organisation, "system": SYSTEM_NAME, "event_id": event_ids.loc[gi].to_numpy(),
+                "event_date": pd.Series([dates[ok.index.get_loc(i)] for i in gi], dtype=DATE),
+                "player_id": given["medlemsnummer"].to_numpy(), "denomination": given["denomination"].to_numpy(),
+                "points": pd.Series([Decimal(int(v)).quantize(Decimal("0.01")) for v in given["points"]], dtype=POINTS),
+                "rule_version": [versions[ok.index.get_loc(i)] for i in gi], "basis": ("konvertering: " + given["basis"]).to_numpy(),
+                "season": [season_label(dates[ok.index.get_loc(i)], self.start_month) for i in gi],
+                "source_file": f.source_file, "source_sha256": f.sha256, "location": given["location"].to_numpy(),
+            })
+            self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
+        self.posted[f.source_file] = len(ok)
 
     def _ranking_points(self, lines: pd.DataFrame) -> pd.DataFrame:
         """Ranking points of each entrant's result (seed section 7), from the unrounded award of its

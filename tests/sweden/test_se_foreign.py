@@ -65,3 +65,28 @@ def test_conversion_fee(rules):
     assert conversion_fee(["guld", "silver", "brons"], rules) == Decimal("71.00")  # 50 + 14 + 7
     assert conversion_fee(["guld", "guld", "brons"], rules) == Decimal("100.00")  # 107, at most 100 per registration
     assert conversion_fee(["guld", "guld"], rules) == Decimal("100.00")  # exactly 100
+
+
+def test_nightly_run_posts_conversions_and_the_fee(office):
+    from datetime import date
+
+    from se_helpers import ORG, register
+
+    register(office)
+    head = "medlemsnummer;tävling;datum;ort;land;nivå;form;antal;mött;brickor;plac;poäng;valör\n"
+    office.post(f"{ORG}/konvertering/2026-11.konvertering.csv", head
+                + "200000;DM par;2026-10-03;Odense;Danmark;silver;par;30;alla;48;1;12;sp\n"  # Danish: 12 sp as given
+                + "200000;Oslo Open;2026-10-10;Oslo;Norge;silver;par;20;alla;52;1;7.5;\n"  # Tabell D row 20: 20 sp
+                + "200000;Bonn Gold;2026-10-17;Bonn;Tyskland;guld;par;52;alla;60;1;30;\n"  # gold 52 pairs: 6 gp
+                + "299999;Oslo Open;2026-10-10;Oslo;Norge;silver;par;20;alla;52;2;5;\n")  # not a member: quarantined
+    office.run(date(2026, 11, 2))
+    lines = office.query("select denomination, points, basis from awards where player_id = '200000' order by event_date")
+    assert [(d, int(p)) for d, p in zip(lines["denomination"], lines["points"])] == [("sp", 12), ("sp", 20), ("gp", 6)]
+    assert lines["basis"][1].startswith("konvertering: Oslo Open (Oslo, Norge, 2026-10-10): plac 1 av 20")
+    q = office.query("select location, reason from quarantine")
+    assert list(q["location"]) == ["line 5"] and "299999" in q["reason"][0]
+    fee = office.query("select * from se_conversion_fees")
+    # one registration (the file): silver 14 + silver 14 (the Danish sp) + gold 50 = 78 kr
+    assert int(fee["events"][0]) == 3 and fee["fee_sek"][0] == Decimal("78.00")
+    # foreign events give no ranking points
+    assert office.query("select count(*) as n from se_ranking")["n"][0] == 0
