@@ -186,3 +186,19 @@ def test_nightly_run_publishes_the_ranking(office):
     assert got == [("1", "200000", "78", "1", "2026-11-02"), ("1", "200001", "78", "1", "2026-11-02"),
                    ("3", "200002", "53", "1", "2026-11-02"), ("3", "200003", "53", "1", "2026-11-02")]
     assert "Per 2026-11-02, regelversion se-2009" in (folder / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_result_expires_on_the_next_night_without_new_input(office):
+    # the gold event of 2 November 2024 is exactly 24 months old on 2 November 2026: it counts (78 rp);
+    # the next night, with no new file, it is older than 24 months and the ranking is empty
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2024-11-02")
+    office.run(date(2026, 11, 2))
+    r = office.query("select member, ranking_points, oldest_counted from se_ranking where member = '200000'")
+    assert r["ranking_points"][0] == Decimal("78.00") and str(r["oldest_counted"][0]) == "2024-11-02"
+    office.run(date(2026, 11, 3))
+    assert office.query("select count(*) as n from se_ranking")["n"][0] == 0
+    reasons = office.query("select distinct not_counted_reason from se_ranking_results")
+    assert list(reasons["not_counted_reason"]) == ["äldre än fönstret"]
+    page = (office.state / "publications" / ORG / "ranking" / "index.html").read_text(encoding="utf-8")
+    assert "Per 2026-11-03" in page
