@@ -118,3 +118,23 @@ def test_nightly_run_posts_a_klover_promotion(office):
     assert set(p["level"]) == {"klöver"} and {str(d) for d in p["reached_on"]} == {"2026-11-21"}
     h = office.query("select bp from se_holdings where member = '200000'")
     assert h["bp"][0] == Decimal("200.00")
+
+
+def test_explain_shows_class_next_level_ranking_and_promotions(office):
+    import duckdb as _duckdb
+
+    from pipelines.sweden.publish import explain_player
+
+    register(office)
+    # A2 row 100: the winners 200 bp = 2 mp: Klöver; Ruter next: 15 mp with 50 sp or 2 gp (*: 20 bp = 1 sp)
+    post_event(office, "bk-lavec", "2026-11-20-stor", 100, nivå="brons", brickor="24", datum="2026-11-20")
+    office.run(date(2026, 11, 21))
+    con = _duckdb.connect(str(office.state / "warehouse.duckdb"), read_only=True)
+    try:
+        lines = explain_player(con, "200000")
+    finally:
+        con.close()
+    assert ("Sverige 200000 mästarklass: Klöver-/Klubbmästare; nästa: Ruter-/Kretsmästare: minst 15 mp, "
+            "varav 50 sp eller 2 gp (20 bp räknas som 1 sp); innehav 200.00 bp, 0.00 sp, 0.00 gp") in lines
+    assert "Sverige 200000 befordran 2026-11-21: Klöver-/Klubbmästare" in lines
+    assert not any("ranking per" in x for x in lines)  # bronze gives no ranking points
