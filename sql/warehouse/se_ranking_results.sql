@@ -5,8 +5,10 @@
 -- window) or why not (expired: older than `months` months; beyond the best `results`). A result
 -- exactly `months` months old still counts. Recomputed every night from the run date: results
 -- expire without any new input.
--- Inputs: se_results, se_members, runs, se_ranking_parameters. Parameters: none (the as-of date is
--- the last run's, the window and count the rule version in effect on it).
+-- A member counts a result only where the ledger holds silver or gold for the member from that
+-- event (a reserve who played too little got nothing, and gets no ranking points either).
+-- Inputs: se_results, awards, se_members, runs, se_ranking_parameters. Parameters: none (the as-of
+-- date is the last run's, the window and count the rule version in effect on it).
 with
 
 results as (
@@ -15,6 +17,15 @@ results as (
 
 members as (
     select * from se_members
+),
+
+awarded as (
+    -- the members the ledger gives silver or gold from each event (reversals included)
+    select organisation, event_id, player_id as member
+    from awards
+    where system = 'sweden' and denomination in ('sp', 'gp')
+    group by organisation, event_id, player_id
+    having sum(points) > 0
 ),
 
 runs as (
@@ -72,6 +83,10 @@ dated as (
     inner join members
         on members.member = member_results.member
         and members.organisation = member_results.organisation
+    inner join awarded
+        on awarded.member = member_results.member
+        and awarded.event_id = member_results.event_id
+        and awarded.organisation = member_results.organisation
     where member_results.event_date <= window_rule.as_of
 ),
 

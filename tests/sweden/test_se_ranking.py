@@ -58,7 +58,7 @@ def test_event_kind():
     assert event_kind({"level": "silver", "gemensam_lista": True}) == "simultan"
 
 
-def ranking_warehouse(results: list[tuple], runs: list[tuple]):
+def ranking_warehouse(results: list[tuple], runs: list[tuple], unpaid: tuple = ()):
     """results: (member, event_id, event_date, rp); runs: (run_id, as_of)."""
     rules = load_rules()
     con = connect()
@@ -67,6 +67,11 @@ def ranking_warehouse(results: list[tuple], runs: list[tuple]):
                  sp=r["rp"], gp=0, rp_basis="", event_date=pd.to_datetime(r["event_date"]).dt.date)
     con.register("_r", r)
     con.execute("create table se_results as select * replace (cast(rp as decimal(12, 2)) as rp) from _r")
+    # the ledger: each member's sp from each result (a member marked "-" in `unpaid` got nothing)
+    paid = r[~r["members"].isin(unpaid)]
+    con.register("_a", pd.DataFrame({"organisation": ORG, "system": "sweden", "event_id": paid["event_id"],
+                                     "player_id": paid["members"], "denomination": "sp", "points": paid["rp"].astype(str)}))
+    con.execute("create table awards as select * replace (cast(points as decimal(12, 2)) as points) from _a")
     con.register("_runs", pd.DataFrame(runs, columns=["run_id", "as_of"]))
     con.execute("create table runs as select * from _runs")
     members = sorted({m for m, *_ in results})
@@ -106,6 +111,10 @@ def test_window_best_18_ties_and_expiry_without_new_input():
     assert list(detail["rp"]) == [Decimal("82.00")] and detail["not_counted_reason"][0] == "utanför de 18 bästa"
     older = q(con, "select not_counted_reason from se_ranking_results where event_id = 'b-older'")
     assert older["not_counted_reason"][0] == "äldre än fönstret"
+
+    # a reserve who played too little: on the list, but the ledger gave nothing: no ranking points
+    con2 = ranking_warehouse(results + [("D", "a0", "2026-06-01", 100)], [("20261202T000000Z-aaaa", "2026-12-02")], unpaid=("D",))
+    assert "D" not in set(q(con2, "select member from se_ranking")["member"])
 
     # the next night, nothing new: B's result is now 24 months and a day old and drops out
     con.execute("insert into runs values ('20261203T000000Z-bbbb', '2026-12-03')")
