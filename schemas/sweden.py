@@ -239,6 +239,73 @@ class Parameters(pa.DataFrameModel):
         unique = ["rule_version", "name"]
 
 
+class MasterClasses(pa.DataFrameModel):
+    """master_classes.csv: the five master classes and every star level inside them (seed page 2).
+
+    ``track`` ``klass`` is the ladder a player climbs (the highest level whose requirements are met
+    is the player's level; ``rank`` orders it); ``klöverstjärna`` are the bronze-only Klöver stars,
+    counted on bp held alone, a track of their own (RULES.md §3; docs/sweden.md says why).
+    A level is met when mp held (after any exchange) >= ``min_mp``, bp held >= ``min_bp``, and,
+    where ``min_sp``/``min_gp`` are given, sp >= min_sp or gp >= min_gp, with bp counted as sp
+    (``bp_to_sp``) and sp as gp (``sp_to_gp``) at the rates in parameters.csv, exchanged points
+    counting at their new value."""
+
+    rule_version: Series[str] = pa.Field()
+    track: Series[str] = pa.Field(isin=["klass", "klöverstjärna"])
+    rank: Series[int] = pa.Field(ge=1, le=99)
+    level: Series[str] = pa.Field(str_matches=r"^[a-zöäå]+(-\d)?$")
+    class_name: Series[str] = pa.Field(isin=["Klöver", "Ruter", "Hjärter", "Spader", "Stormästare"])
+    stars: Series[int] = pa.Field(ge=0, le=5)
+    min_mp: Series[str] = pa.Field(str_matches=OPTIONAL_NUMBER)
+    min_bp: Series[str] = pa.Field(str_matches=r"^\d*$")
+    min_sp: Series[str] = pa.Field(str_matches=r"^\d*$")
+    min_gp: Series[str] = pa.Field(str_matches=r"^\d*$")
+    bp_to_sp: Series[str] = pa.Field(isin=["ja", "nej"])
+    sp_to_gp: Series[str] = pa.Field(isin=["ja", "nej"])
+    title: Series[str] = pa.Field(str_length={"min_value": 1})
+    seed: Series[str] = pa.Field()
+
+    class Config(_Strict):
+        unique = ["rule_version", "level"]
+
+    @pa.dataframe_check(error="one level per rank within a track")
+    def _rank_unique(cls, df: pd.DataFrame) -> Series[bool]:
+        return ~df.duplicated(["rule_version", "track", "rank"], keep=False)
+
+    @pa.dataframe_check(error="a level needs a minimum: min_mp or min_bp")
+    def _has_minimum(cls, df: pd.DataFrame) -> Series[bool]:
+        return (df["min_mp"] != "") | (df["min_bp"] != "")
+
+
+class Ranking(pa.DataFrameModel):
+    """ranking.csv: ranking points per sp / gp by the event's kind (seed section 7). An event's kind is
+    its level (silver, guld, förhöjt guld), or what its event file's ``ranking:`` says, or ``simultan``
+    for a simultaneous heat or common list. A kind/denomination not listed gives no ranking points
+    (bronze never does). Applied to the unrounded award; each result's points rounded up."""
+
+    rule_version: Series[str] = pa.Field()
+    kind: Series[str] = pa.Field(str_matches=r"^[a-zåäö0-9 -]{1,40}$")
+    denomination: Series[str] = pa.Field(isin=["sp", "gp"])
+    rp_per_point: Series[str] = pa.Field(str_matches=NUMBER)
+    note: Series[str] = pa.Field()
+
+    class Config(_Strict):
+        unique = ["rule_version", "kind", "denomination"]
+
+
+class ConversionFees(pa.DataFrameModel):
+    """conversion_fees.csv: the fee per converted foreign event by its level (seed section 8); the
+    per-registration maximum and the minimum are in parameters.csv."""
+
+    rule_version: Series[str] = pa.Field()
+    level: Series[str] = pa.Field(isin=LEVELS)
+    sek_per_event: Series[str] = pa.Field(str_matches=NUMBER)
+    note: Series[str] = pa.Field()
+
+    class Config(_Strict):
+        unique = ["rule_version", "level"]
+
+
 class Clubs(pa.DataFrameModel):
     """The club register (data): the openness and sanction rules need each club's members."""
 
@@ -288,6 +355,10 @@ class SeResult(pa.DataFrameModel):
     source_sha256: TEXT = pa.Field()
     location: TEXT = pa.Field()
     run_id: TEXT = pa.Field()
+    # national ranking points of each player of the entrant (seed section 7: unrounded award ×
+    # ranking.csv, rounded up) and how; null in files written before the ranking existed
+    rp: POINTS = pa.Field(nullable=True)
+    rp_basis: TEXT = pa.Field(nullable=True)
 
     class Config:
         strict = True
@@ -321,4 +392,7 @@ RULE_TABLES = {
     "openness": Openness,
     "simultaneous": Simultaneous,
     "parameters": Parameters,
+    "master_classes": MasterClasses,
+    "ranking": Ranking,
+    "conversion_fees": ConversionFees,
 }

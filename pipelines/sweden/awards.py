@@ -58,6 +58,12 @@ class EventList:
     header: str  # how the row was found
     minimum: dict[str, int] = field(default_factory=dict)  # the least a shared last place gives
     handicap: list[tuple[str, int]] | None = None
+    # the unrounded award of each place where it differs from the printed/rounded one (the national
+    # ranking counts "ursprungsantalet": 22.5 gp, not the 23 posted); None: the places themselves
+    exact: list[Fraction] | None = None
+
+    def exact_values(self) -> list[Fraction]:
+        return list(self.exact) if self.exact is not None else [Fraction(v) for _, v in self.places]
 
 
 def _coef(rules: SwedenRules, table: str, **keys) -> Fraction | None:
@@ -206,24 +212,30 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
         div = int(rules.param("gold_from_silver_divisor"))
         if fixed:
             golds = [int(x) for x in fixed.split()][:g]
+            gold_exact = [Fraction(v) for v in golds]
             parts.append(f"raised gold {' '.join(map(str, golds))} gp")
         else:
-            golds = [ceil(Fraction(v, div)) for v in silver[:g]]
+            gold_exact = [Fraction(v, div) for v in silver[:g]]
+            golds = [ceil(v) for v in gold_exact]
             parts.append(f"gold to {g} places: ⌈{silver[0]}/{div}⌉ = {golds[0]} gp ...")
         places = [("gp", v) for v in golds] + [("sp", v) for v in silver[len(golds):]]
+        exact = gold_exact + [Fraction(v) for v in silver[len(golds):]]
     else:
         places = [("sp", v) for v in silver]
+        exact = [Fraction(v) for v in silver]
     if bronze and silver:
         top = silver[-1] * int(rules.param("bp_per_mp") / rules.param("sp_per_mp"))
         if bronze[0] > top:
             bronze = [min(top, v) for v in bronze]
             parts.append(f"bronze capped at the lowest silver place ({silver[-1]} sp = {top} bp)")
     places += [("bp", v) for v in bronze]
+    exact += [Fraction(v) for v in bronze]
     if ev.get("gemensam_lista"):
         sim = rules.tables["simultaneous"]
         row = sim[sim["level"] == "silver"].iloc[0]
         fr, most = frac(row["common_list_fraction"]), int(row["common_list_places"])
-        places = [("sp", ceil(fr * v)) for d, v in places if d == "sp"][:most]
+        exact = [fr * x for (d, _), x in zip(places, exact) if d == "sp"][:most]
+        places = [("sp", ceil(x)) for x in exact]
         parts.append(f"common list of the heats: {_fmt(fr)} of these points to at most {most} pairs, rounded up, no bronze")
     req = rules.tables["requirements"]
     half = req[(req["level"] == "silver") & (req["form"] == form) & (req["max_boards"] != "")]
@@ -231,9 +243,11 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
         for r in half.itertuples():
             if r.min_boards <= ev["boards"] <= int(r.max_boards):
                 hf = frac(r.scale_factor)
-                places = [(d, ceil(hf * v)) for d, v in places]
+                exact = [hf * x for x in exact]
+                places = [(d, ceil(x)) for (d, _), x in zip(places, exact)]
                 parts.append(f"{ev['boards']} boards: half silver scale")
-    return EventList(places, ", ".join(parts).replace(", →", " →"), {"bp": factor * int(S._p(rules, BRONZE_SCALE[form])["minimum"])})
+    return EventList(places, ", ".join(parts).replace(", →", " →"), {"bp": factor * int(S._p(rules, BRONZE_SCALE[form])["minimum"])},
+                     exact=exact)
 
 
 _LIST_KEYS = ("level", "form", "boards", "met", "groups", "group", "division", "nybörjarträff", "orutinerade", "handikapp",
@@ -285,7 +299,8 @@ def _event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
                          el.minimum)
     return EventList(el.places[skip:], f"{el.header}; {ev['final']}-final with carry-over (TK permission {ev['tk_permission']}): "
                                        f"its winner is {ordinal(skip + 1)} of the {field_n} {UNIT[ev['form']][1]}, its place k "
-                                       f"gets place k + {skip} of this list", el.minimum)
+                                       f"gets place k + {skip} of this list", el.minimum,
+                     exact=el.exact_values()[skip:])
 
 
 # --------------------------------------------------------------------------- requirements
@@ -407,7 +422,7 @@ def score(rules: SwedenRules, comps: list[dict]) -> tuple[pd.DataFrame, pd.DataF
         paid = sql.query(con, "sweden/int_se_entrant_points")
         shared = _share(paid, {c["competition"]: c["list"] for c in comps})
         best = _better_list(shared)
-        _sql_frame(con, "se_entrant_awards", best[["competition", "entrant", "denomination", "points", "basis"]].astype({"points": "int64"}))
+        _sql_frame(con, "se_entrant_awards", best[["competition", "entrant", "denomination", "points", "basis", "exact"]].astype({"points": "int64"}))
         _sql_frame(con, "se_players", pd.DataFrame(player_rows, columns=["competition", "entrant", "member", "played", "position"]).astype({"played": "Int64"}))
         _sql_frame(con, "se_competitions", pd.DataFrame(comp_rows, columns=["competition", "event_id", "reserve_rule", "played_of"]).astype({"played_of": "Int64"}))
         players = sql.query(con, "sweden/int_se_player_points")
@@ -420,7 +435,7 @@ def _share(paid: pd.DataFrame, lists: dict) -> pd.DataFrame:
     """Tied entrants share the sum of their places, rounded up; a shared place paying bronze
     gives at least the list's minimum (4 bp; 2 on a half scale; × 2 / × 3 in silver / gold)."""
     if paid.empty:
-        return paid.assign(points=pd.Series(dtype="int64"), basis=pd.Series(dtype="string"))
+        return paid.assign(points=pd.Series(dtype="int64"), basis=pd.Series(dtype="string"), exact=pd.Series(dtype="string"))
     sums = paid["points_sum"].astype("int64").to_numpy()
     sharing = paid["sharing"].astype("int64").to_numpy()
     share = -(-sums // sharing)
@@ -441,7 +456,22 @@ def _share(paid: pd.DataFrame, lists: dict) -> pd.DataFrame:
     header = [lists[c].header + (", handicap list: half scale" if lst == "handicap" else "")
               for c, lst in zip(paid["competition"], paid["list"])]
     basis = [f"{h}; {pt}: {a}" for h, pt, a in zip(header, place_text, arith)]
-    return paid.assign(points=points.astype("int64"), basis=basis)
+    return paid.assign(points=points.astype("int64"), basis=basis, exact=_exact_shares(paid, lists))
+
+
+def _exact_shares(paid: pd.DataFrame, lists: dict) -> list[str]:
+    """The unrounded award of each row (the national ranking counts it): the unrounded values of the
+    places the entrant occupies, in its denomination, over the entrants sharing them; a fraction as text
+    ("45/2"). A shared place's bronze minimum is not part of it (bronze gives no ranking points)."""
+    out = []
+    for c, lst, d, p, t, k in zip(paid["competition"], paid["list"], paid["denomination"], paid["place"], paid["place_to"],
+                                  paid["sharing"]):
+        el = lists[c]
+        places = el.handicap if lst == "handicap" else el.places
+        values = [Fraction(v) for _, v in places] if lst == "handicap" else el.exact_values()
+        total = sum((x for (dd, _), x in zip(places[int(p) - 1:int(t)], values[int(p) - 1:int(t)]) if dd == d), Fraction(0))
+        out.append(str(total / int(k)))
+    return out
 
 
 def _better_list(shared: pd.DataFrame) -> pd.DataFrame:

@@ -55,6 +55,8 @@ EVENT_KEYS = {
     "avbruten": "ja: the event was aborted or a walkover (no points)",
     "simultan": "ja: one heat of a simultaneous event (silver: at least 8 pairs per heat)",
     "gemensam_lista": "ja: the common list of a simultaneous silver event (the 1/5 bonus to at most 16 pairs)",
+    "ranking": "the event's kind for the national ranking where its level does not say it (ranking.csv): sm-parfinal, "
+               "allsvenskan-div3, april-oktober-silver, utland or bonus",
 }
 ALIASES = {"date": "datum", "club": "klubb", "name": "namn", "level": "nivå", "niva": "nivå", "boards": "brickor",
            "rounds": "ronder", "met": "mött", "mott": "mött", "groups": "grupper", "handicap": "handikapp",
@@ -164,6 +166,9 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
         _q(problems, source_file, kv.where("klubb"), f"klubb: expected the club number, found {clip(ev['club'])!r}")
     ev["name"] = kv.get("namn") or ""
     ev["sanction"] = kv.get("sanktion") or ""
+    ev["ranking"] = (kv.get("ranking") or "").strip().lower()
+    if ev["ranking"] and not re.fullmatch(r"[a-zåäö0-9-]{1,40}", ev["ranking"]):
+        _q(problems, source_file, kv.where("ranking"), f"ranking: expected a kind of ranking.csv (e.g. sm-parfinal), found {clip(ev['ranking'])!r}")
     if ev["handikapp"] and ev["level"] not in (None, "brons"):
         _q(problems, source_file, kv.where("handikapp"), "handikapp: handicap events can only be played for bronze points (nivå: brons)")
     if ev["gemensam_lista"] and ev["level"] != "silver":

@@ -155,4 +155,41 @@ def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str
         section = f" {e.competition}" if e.competition else ""
         lines.append(f"Sverige {e.event_date} {e.event_id} ({e.level} {e.form}{section}): place {e.place_label} of {e.field_size}, "
                      f"entrant {e.entrant}: {int(e.bp)} bp, {int(e.sp)} sp, {int(e.gp)} gp")
+    return lines + _class_and_ranking(con, player_id)
+
+
+def _class_and_ranking(con: duckdb.DuckDBPyConnection, player_id: str) -> list[str]:
+    """The member's master class and Klöver star now (se_levels after the member's last run), what the
+    next class needs (master_classes.csv), the ranking position, and the promotions with their dates."""
+    lines = []
+    now = fetch(con, "select track, level, rule_version, bp, sp, gp from se_levels where member = ? "
+                     "qualify row_number() over (partition by track order by run_id desc) = 1", [player_id])
+    if len(now):
+        classes = fetch(con, "select * from se_master_classes where rule_version = ?", [str(now["rule_version"][0])])
+        title = dict(zip(classes["level"], classes["title"]))
+        held = dict(zip(now["track"], now["level"]))
+        klass, star = held.get("klass"), held.get("klöverstjärna")
+        text = f"Sverige {player_id} mästarklass: {title.get(klass, 'ingen ännu') if isinstance(klass, str) else 'ingen ännu'}"
+        if isinstance(star, str):
+            text += f"; {title.get(star, star)}"
+        ladder = classes[classes["track"] == "klass"].assign(rank=lambda d: d["rank"].astype(int)).sort_values("rank")
+        rank = int(ladder.loc[ladder["level"] == klass, "rank"].iloc[0]) if isinstance(klass, str) else 0
+        above = ladder[ladder["rank"] > rank]
+        if len(above):
+            nxt = above.iloc[0]
+            need = [f"minst {nxt['min_mp']} mp"]
+            either = [f"{nxt[c]} {c[4:]}" for c in ("min_sp", "min_gp") if nxt[c]]
+            if either:
+                need.append("varav " + " eller ".join(either))
+            swaps = [t for t, c in (("20 bp räknas som 1 sp", "bp_to_sp"), ("20 sp som 1 gp", "sp_to_gp")) if nxt[c] == "ja"]
+            text += f"; nästa: {nxt['title']}: {', '.join(need)}" + (f" ({', '.join(swaps)})" if swaps else "")
+        r = now.iloc[0]
+        lines.append(text + f"; innehav {r['bp']} bp, {r['sp']} sp, {r['gp']} gp")
+    rank = fetch(con, "select * from se_ranking where member = ?", [player_id])
+    for r in rank.itertuples():
+        lines.append(f"Sverige {player_id} ranking per {r.as_of}: plats {r.rank}, {r.ranking_points} rp, "
+                     f"{r.results_counted} resultat räknade, äldsta {r.oldest_counted}")
+    promoted = fetch(con, "select reached_on, title, first_time from se_promotions where member = ? order by run_id, track", [player_id])
+    for p in promoted.itertuples():
+        lines.append(f"Sverige {player_id} befordran {p.reached_on}: {p.title}" + ("" if p.first_time else " (igen; ingen ny nål)"))
     return lines

@@ -25,8 +25,12 @@ import numpy as np
 import pandas as pd
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
+from pipelines.core.text import clip
 from pipelines.sweden import awards as A
 from pipelines.sweden.evenings import check_evenings
+from pipelines.sweden.classes import rates_table
+from pipelines.sweden import ranking as R
+from pipelines.sweden import foreign as F
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden import series_batch as SB
@@ -57,6 +61,8 @@ def role_of(source_file: str) -> str | None:
         return "standings"
     if name == REGISTER_NAME:
         return "register"
+    if name.endswith(F.SUFFIX) and len(name) > len(F.SUFFIX):
+        return "conversion"
     if traveller_suffix(source_file):
         return "standings"
     return None
@@ -114,7 +120,9 @@ class SwedenSystem:
     name = SYSTEM_NAME
     accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"se_results": SeResult, **SB.LAKE_TABLES}
-    warehouse_sql = ["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees"] + SB.WAREHOUSE_SQL
+    warehouse_sql = (["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees", "warehouse/se_levels", "warehouse/se_level_changes",
+                      "warehouse/se_promotions", "warehouse/se_level_reversals", "warehouse/se_ranking_results",
+                      "warehouse/se_ranking", "warehouse/se_conversion_fees"] + SB.WAREHOUSE_SQL)
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
                         "with the columns plac;par;medlemmar (see docs/sweden.md)")
 
@@ -148,12 +156,21 @@ class SwedenSystem:
             "se_members": members[["member", "name", "club"]].astype(str).assign(organisation=org["organisation"]).reset_index(drop=True),
             "se_fee_rates": fees.reset_index(drop=True),
             "se_session_weights": weights.reset_index(drop=True),
+            "se_rule_versions": rules.tables["rule_versions"][["rule_version", "effective_from"]].astype(str).reset_index(drop=True),
+            "se_master_classes": rules.tables["master_classes"].drop(columns=["seed"]).astype(str).reset_index(drop=True),
+            "se_class_rates": rates_table(rules),
+            "se_ranking_parameters": R.parameters_table(rules),
+            "se_conversion_fee_rates": rules.tables["conversion_fees"][["rule_version", "level", "sek_per_event"]].astype(str).reset_index(drop=True),
+            "se_conversion_fee_limits": F.fee_limits_table(rules),
         }
 
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
+        from pipelines.sweden.pins import publish_pins
         from pipelines.sweden.publish import publish_events
+        from pipelines.sweden.ranking_page import publish_ranking
 
-        return publish_events(con, org, affected_months, out_dir) + SB.publish_series(con, org, out_dir)
+        return (publish_events(con, org, affected_months, out_dir) + SB.publish_series(con, org, out_dir)
+                + publish_pins(con, org, out_dir, str(ctx.as_of)) + publish_ranking(con, org, out_dir))
 
     def player_names(self, con, org) -> pd.DataFrame:
         """Names beside member numbers on the site's player pages (the member register)."""
@@ -190,14 +207,15 @@ class _Batch:
 
     # -- the night ------------------------------------------------------------------------------
     def run(self) -> SystemBatch:
-        batch = {"event": [], "standings": [], "register": [], "series": []}
+        batch = {"event": [], "standings": [], "register": [], "series": [], "conversion": []}
         for s in self.sources:
             role = role_of(s.source_file)
             if role is None:
                 self._reject(s.source_file, "whole file",
                              f"not a Swedish masterpoint file name: expected <event>{EVENT_SUFFIX}, <event>{STANDINGS_SUFFIX} "
                              "(or the travellers <event>.pbn, <event>.xml, <event>.travellers.csv) "
-                             f"or {REGISTER_NAME} (the member register, in the organisation folder), found "
+                             f"or {REGISTER_NAME} (the member register, in the organisation folder) or <name>{F.SUFFIX} (converted "
+                             "foreign points), found "
                              f"{PurePosixPath(s.source_file).name!r}; see docs/sweden.md. Rename the file to have it read")
                 continue
             batch[role].append(_File(s.source_file, s.path, s.sha256, s.read(), True))
@@ -248,6 +266,8 @@ class _Batch:
         comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
         _, players = A.score(self.rules, comps) if comps else (None, None)
         self._post_all(players)
+        for f in batch["conversion"]:
+            self._post_conversion(f)
         series_tables = SB.run_night(self, batch["series"], register_tonight=bool(batch["register"]))
         result = self._result()
         result.tables.update(series_tables)
@@ -401,6 +421,9 @@ class _Batch:
         if ev["handikapp"] and st["hcp_place"].isna().all():
             problems.append(("whole file", "handikapp: ja needs a hcp_plac column (the place on the handicap list)"))
         problems += check_evenings(self.rules, ev, st, ev_file.source_file)
+        if version is not None and ev.get("ranking") and ev["ranking"] not in R.kinds(self.rules, version):
+            problems.append(("whole file", f"ranking: {ev['ranking']!r} is not a kind of data/rules/sweden/ranking.csv "
+                                           f"({', '.join(sorted(R.kinds(self.rules, version)))})"))
         comps = []
         if not problems and version is not None:
             for section, part in st.groupby("section", sort=True):
@@ -521,6 +544,8 @@ class _Batch:
             best = lines.groupby(["competition", "entrant", "denomination"])["final"].max().unstack("denomination")
             standings = standings.merge(best.reset_index(), left_on=["competition_id", "entrant"], right_on=["competition", "entrant"],
                                         how="left", suffixes=("", "_pts"))
+            standings = standings.merge(self._ranking_points(lines), left_on=["competition_id", "entrant"],
+                                        right_on=["competition", "entrant"], how="left", suffixes=("", "_rp"))
         for d in ("bp", "sp", "gp"):
             if d not in standings:
                 standings[d] = 0
@@ -549,8 +574,68 @@ class _Batch:
             **{d: pd.Series([zero if pd.isna(v) else Decimal(int(v)).quantize(zero) for v in rows[d]], dtype=POINTS) for d in ("bp", "sp", "gp")},
             "rule_version": rows["rule_version"], "source_file": rows["source_file"], "source_sha256": rows["source_sha256"],
             "location": rows["location"], "run_id": self.ctx.run_id,
+            "rp": pd.Series([zero if pd.isna(v) else Decimal(int(v)).quantize(zero) for v in rows.get("rp", pd.Series(pd.NA, index=rows.index))],
+                            dtype=POINTS),
+            "rp_basis": rows.get("rp_basis", pd.Series("", index=rows.index)).fillna(""),
         })
         self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
+
+    def _post_conversion(self, f: _File) -> None:
+        """A conversion file of the office (seed section 8): each row of a known member becomes a ledger
+        line (its own basis) and an event record (kind se_konvertering_<level>: the fee view counts it)."""
+        rows, problems = F.read_file(f.source_file, f.data)
+        for loc, reason in problems:
+            self._reject(f.source_file, loc, reason)
+        if rows.empty:
+            return
+        if self.members is None:
+            self._reject(f.source_file, "whole file", f"waiting for the member register {self.organisation}/{REGISTER_NAME}")
+            return
+        out = F.convert_rows(rows, self.rules)
+        known = out["medlemsnummer"].isin(self.members.index)
+        for r in out[~known].itertuples():
+            self._reject(f.source_file, r.location, f"medlemsnummer: member number {clip(r.medlemsnummer)} is not in the member register")
+        for r in out[known & (out["problem"] != "")].itertuples():
+            self._reject(f.source_file, r.location, r.problem)
+        ok = out[known & (out["problem"] == "")]
+        if ok.empty:
+            return
+        registration = ok["registrering"].where(ok["registrering"] != "", f.source_file)
+        event_ids = f.source_file + "#" + ok["location"].str.replace("line ", "rad-", regex=False)
+        dates = [pd.Timestamp(d).date() for d in ok["datum"]]
+        versions = [self.rules.for_date(d) for d in dates]
+        levels = ok["nivå"].str.lower().where(~ok["land"].str.lower().isin(F.DANISH), ok["valör"].str.lower().map(
+            {"bp": "brons", "sp": "silver", "gp": "guld"}))
+        for eid, d, lv, reg, loc, name in zip(event_ids, dates, levels, registration, ok["location"], ok["tävling"]):
+            self.events.append({"event_id": eid, "organisation": self.organisation, "system": SYSTEM_NAME, "event_date": d,
+                                "kind": f"se_konvertering_{str(lv).replace(' ', '_')}", "source_file": f.source_file,
+                                "source_sha256": f.sha256, "location": f"{loc}: {name}; registrering {reg}"})
+        given = ok[ok["points"] > 0]
+        if len(given):
+            gi = given.index
+            drafts = pd.DataFrame({
+                "organisation": self.organisation, "system": SYSTEM_NAME, "event_id": event_ids.loc[gi].to_numpy(),
+                "event_date": pd.Series([dates[ok.index.get_loc(i)] for i in gi], dtype=DATE),
+                "player_id": given["medlemsnummer"].to_numpy(), "denomination": given["denomination"].to_numpy(),
+                "points": pd.Series([Decimal(int(v)).quantize(Decimal("0.01")) for v in given["points"]], dtype=POINTS),
+                "rule_version": [versions[ok.index.get_loc(i)] for i in gi], "basis": ("konvertering: " + given["basis"]).to_numpy(),
+                "season": [season_label(dates[ok.index.get_loc(i)], self.start_month) for i in gi],
+                "source_file": f.source_file, "source_sha256": f.sha256, "location": given["location"].to_numpy(),
+            })
+            self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
+        self.posted[f.source_file] = len(ok)
+
+    def _ranking_points(self, lines: pd.DataFrame) -> pd.DataFrame:
+        """Ranking points of each entrant's result (seed section 7), from the unrounded award of its
+        sp and gp lines (one exact value per entrant and denomination) and the event's kind."""
+        ev_of = {key: ev for key, ev, *_ in self.pending}
+        top = lines[lines["denomination"].isin(["sp", "gp"])].drop_duplicates(["competition", "entrant", "denomination"])
+        out = []
+        for (comp, entrant, event_id, version), g in top.groupby(["competition", "entrant", "event_id", "rule_version"]):
+            exact = {d: Fraction(x) for d, x in zip(g["denomination"], g["exact"])}
+            rp, how = R.ranking_points(exact, R.event_kind(ev_of[event_id]), self.rules, version)
+            out.append((comp, entrant, rp, how))
+        return pd.DataFrame(out, columns=["competition", "entrant", "rp", "rp_basis"])
 
     def _result(self) -> SystemBatch:
         names = {s.source_file for s in self.sources}

@@ -1,8 +1,9 @@
 -- int_se_player_points
 -- Grain: one row per player per entrant per denomination of each competition of the batch.
 -- Inputs (registered by pipelines/sweden/awards.py):
---   se_entrant_awards(competition, entrant, denomination, points, basis): the entrant's points
---     after sharing, minimums and the better of the two lists;
+--   se_entrant_awards(competition, entrant, denomination, points, basis, exact): the entrant's points
+--     after sharing, minimums and the better of the two lists; exact: the unrounded award as a
+--     fraction ("45/2"), which the national ranking counts;
 --   se_players(competition, entrant, member, played, position): the members of each entrant with
 --     what each played (rounds, boards or matches; null = all);
 --   se_competitions(competition, event_id, reserve_rule, played_of): how reserves are counted.
@@ -31,6 +32,7 @@ select
     awards.denomination,
     awards.points,
     awards.basis,
+    awards.exact,
     competitions.reserve_rule,
     players.played,
     competitions.played_of

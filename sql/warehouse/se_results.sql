@@ -2,7 +2,8 @@
 -- Grain: one row per entrant per competition (an event, or one Mitchell direction or division of
 -- it) of the current version of each Swedish result list: place as published ("3=" for a tie),
 -- field size, member numbers and names (from the member register), and the bp, sp and gp each of
--- its players received (mp = gp + sp / 10 + bp / 100).
+-- its players received (mp = gp + sp / 10 + bp / 100), and the ranking points (rp) each got for it
+-- (seed section 7, on the unrounded award; rp_basis shows how; null in results scored before).
 -- Inputs: lake_se_results, sources, se_members, se_clubs. Parameters: none.
 with
 
@@ -79,6 +80,8 @@ select
     current_results.sp,
     current_results.gp,
     cast(current_results.gp + current_results.sp / 10 + current_results.bp / 100 as decimal(14, 2)) as mp,
+    current_results.rp,
+    current_results.rp_basis,
     current_results.rule_version,
     current_results.source_file,
     current_results.location

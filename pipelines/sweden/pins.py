@@ -1,0 +1,90 @@
+"""The monthly pins list (seed page 1: "Mästarnål och mästarbevis skickas till spelarens klubb per
+automatik"): each month, per club, the members who reached a master class or star for the first time
+(se_promotions, first_time), and the reversals of that month (se_level_reversals) for the office to
+decide on. A printable HTML page (one page per club when printed) and a CSV.
+
+    var/publications/svensk-bridge/nålar/<YYYY-MM>/index.html, nålar.csv
+
+Pure steps (`pin_rows`, `reversal_rows`, `render_month`) and one I/O function (`publish_pins`).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from pipelines.core.publishing import replace_folder, spreadsheet_safe
+from pipelines.core.sql import fetch
+
+_TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
+                         autoescape=select_autoescape(["html", "j2"]), keep_trailing_newline=True)
+FOLDER = "nålar"
+CSV_COLUMNS = ["månad", "klubb", "klubbnamn", "medlemsnummer", "namn", "nivå", "mästarvärdighet", "uppnådd", "körning"]
+
+
+def pin_rows(promotions: pd.DataFrame) -> pd.DataFrame:
+    """The pins due: first-time promotions, with their month, in club, date, name order."""
+    p = promotions[promotions["first_time"].astype(bool)]
+    return (p.assign(month=p["reached_on"].astype(str).str[:7], club=p["club"].fillna("").astype(str),
+                     club_name=p["club_name"].fillna(p["club"]).fillna("").astype(str), name=p["name"].fillna("").astype(str),
+                     reached_on=p["reached_on"].astype(str))
+             .sort_values(["month", "club", "reached_on", "name", "member", "level"], kind="stable")
+             .reset_index(drop=True))
+
+
+def reversal_rows(reversals: pd.DataFrame) -> pd.DataFrame:
+    return (reversals.assign(month=reversals["changed_on"].astype(str).str[:7], club=reversals["club"].fillna("").astype(str),
+                             club_name=reversals["club_name"].fillna(reversals["club"]).fillna("").astype(str),
+                             name=reversals["name"].fillna("").astype(str), changed_on=reversals["changed_on"].astype(str))
+            .sort_values(["month", "club", "changed_on", "member"], kind="stable").reset_index(drop=True))
+
+
+def render_month(month: str, pins: pd.DataFrame, reversals: pd.DataFrame, titles: dict, organisation_name: str,
+                 as_of: str) -> dict[str, str]:
+    """One month's files from its rows (pin_rows / reversal_rows of that month)."""
+    clubs = sorted(set(pins["club"]) | set(reversals["club"]))
+    names = {**dict(zip(reversals["club"], reversals["club_name"])), **dict(zip(pins["club"], pins["club_name"]))}
+    sections = [{
+        "club": c, "name": names.get(c) or c or "(okänd klubb)",
+        "promotions": [{"member": r.member, "name": r.name, "title": r.title, "reached_on": r.reached_on}
+                       for r in pins[pins["club"] == c].itertuples()],
+        "reversals": [{"member": r.member, "name": r.name, "lost": titles.get(r.level_lost, r.level_lost),
+                       "now": titles.get(r.level_now, r.level_now) if isinstance(r.level_now, str) else "ingen",
+                       "changed_on": r.changed_on} for r in reversals[reversals["club"] == c].itertuples()],
+    } for c in clubs]
+    versions = ", ".join(sorted(set(pins["rule_version"]) | set(reversals["rule_version"])))
+    html = _TEMPLATES.get_template("pins.html.j2").render(month=month, clubs=sections, organisation_name=organisation_name,
+                                                         rule_versions=versions, as_of=as_of)
+    buf = io.StringIO()
+    w = csv.writer(buf, delimiter=";", lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    w.writerows([month, r.club, spreadsheet_safe(r.club_name), r.member, spreadsheet_safe(r.name), r.level, r.title,
+                 r.reached_on, r.run_id] for r in pins.itertuples())
+    return {"index.html": html, "nålar.csv": buf.getvalue()}
+
+
+def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, as_of: str) -> list[Path]:
+    """Every month's pins list (small: a few rows a month); a month with none left is removed."""
+    organisation = org["organisation"]
+    pins = pin_rows(fetch(con, "select * from se_promotions where organisation = ?", [organisation]))
+    reversals = reversal_rows(fetch(con, "select * from se_level_reversals where organisation = ?", [organisation]))
+    levels = fetch(con, "select level, title from se_master_classes")
+    titles = dict(zip(levels["level"], levels["title"]))
+    months = sorted(set(pins["month"]) | set(reversals["month"]))
+    root = out_dir / FOLDER
+    written = []
+    for month in months:
+        files = render_month(month, pins[pins["month"] == month], reversals[reversals["month"] == month], titles,
+                             str(org.get("display_name", organisation)), as_of)
+        replace_folder(root / month, files)
+        written.append(root / month)
+    if root.is_dir():
+        for stale in root.iterdir():
+            if stale.is_dir() and not stale.name.startswith(".") and stale.name not in months:
+                shutil.rmtree(stale)
+    return written

@@ -1,0 +1,76 @@
+"""The national ranking publication (seed section 7): the list as of the last run, in Swedish,
+sortable and searchable by name and club (a little inline script; the list reads without it), each
+player's counted and not counted results one click away (`<details>`), stamped with the as-of date
+and the rule version; and its CSV.
+
+    var/publications/svensk-bridge/ranking/index.html, ranking.csv
+
+`render_ranking` is pure (frames in, files out); `publish_ranking` reads the warehouse and writes.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from pipelines.core.publishing import replace_folder, spreadsheet_safe
+from pipelines.core.sql import fetch
+
+_TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
+                         autoescape=select_autoescape(["html", "j2"]), keep_trailing_newline=True)
+FOLDER = "ranking"
+CSV_COLUMNS = ["plac", "medlemsnummer", "namn", "klubb", "klubbnamn", "rankingpoäng", "antal_resultat", "äldsta_resultat", "per"]
+
+
+def _points(v) -> str:
+    return "" if v is None or pd.isna(v) else format(v.normalize(), "f") if hasattr(v, "normalize") else str(v)
+
+
+def _t(v) -> str:
+    return "" if v is None or v is pd.NA or (isinstance(v, float) and pd.isna(v)) else str(v)
+
+
+def render_ranking(ranking: pd.DataFrame, results: pd.DataFrame, as_of: str, rule_version: str, months: int, best_of: int,
+                   organisation_name: str) -> dict[str, str]:
+    ranking = ranking.sort_values(["rank", "name", "member"], kind="stable")
+    results = results.sort_values(["member", "counted", "rp", "event_date"], ascending=[True, False, False, False], kind="stable")
+    by_member = {m: g for m, g in results.groupby("member", sort=False)}
+    players = []
+    for r in ranking.itertuples():
+        g = by_member.get(r.member, results.iloc[:0])
+        name, club_name = _t(r.name), _t(r.club_name) or _t(r.club)
+        players.append({
+            "rank": int(r.rank), "member": r.member, "name": name, "club_name": club_name, "points": _points(r.ranking_points),
+            "counted": int(r.results_counted), "oldest": str(r.oldest_counted), "search": f"{name} {club_name}".lower(),
+            "results": [{"date": str(x.event_date), "event": _t(x.event_name) or _t(x.event_id), "place": x.place_label,
+                         "rp": _points(x.rp), "counted": x.counted is True or (x.counted is not pd.NA and bool(x.counted)), "reason": _t(x.not_counted_reason)} for x in g.itertuples()],
+        })
+    html = _TEMPLATES.get_template("ranking.html.j2").render(players=players, as_of=as_of, rule_version=rule_version, months=months,
+                                                            best_of=best_of, organisation_name=organisation_name)
+    buf = io.StringIO()
+    w = csv.writer(buf, delimiter=";", lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    w.writerows([p["rank"], p["member"], spreadsheet_safe(p["name"]), _t(r.club), spreadsheet_safe(p["club_name"]), p["points"],
+                 p["counted"], p["oldest"], as_of] for p, r in zip(players, ranking.itertuples()))
+    return {"index.html": html, "ranking.csv": buf.getvalue()}
+
+
+def publish_ranking(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path) -> list[Path]:
+    organisation = org["organisation"]
+    ranking = fetch(con, "select * from se_ranking where organisation = ?", [organisation])
+    results = fetch(con, "select * from se_ranking_results where organisation = ?", [organisation])
+    as_of = fetch(con, "select cast(cast(arg_max(as_of, run_id) as date) as varchar) as as_of from runs")["as_of"][0]
+    if as_of is None or pd.isna(as_of):
+        return []
+    rule = fetch(con, "select rule_version, months, results from se_ranking_parameters where cast(effective_from as date) <= ? "
+                      "order by cast(effective_from as date) desc limit 1", [as_of])
+    if rule.empty:
+        return []
+    files = render_ranking(ranking, results, str(as_of), str(rule["rule_version"][0]), int(rule["months"][0]),
+                           int(rule["results"][0]), str(org.get("display_name", organisation)))
+    replace_folder(out_dir / FOLDER, files)
+    return [out_dir / FOLDER]

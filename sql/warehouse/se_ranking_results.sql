@@ -1,0 +1,124 @@
+-- se_ranking_results
+-- Grain: one row per member and result with ranking points (a Swedish result list entry of the
+-- member, rp > 0) dated on or before the as-of date: the national ranking's results (seed section 7)
+-- as of the last run's date, each marked counted (one of the member's best `results` within the
+-- window) or why not (expired: older than `months` months; beyond the best `results`). A result
+-- exactly `months` months old still counts. Recomputed every night from the run date: results
+-- expire without any new input.
+-- A member counts a result only where the ledger holds silver or gold for the member from that
+-- event (a reserve who played too little got nothing, and gets no ranking points either).
+-- Inputs: se_results, awards, se_members, runs, se_ranking_parameters. Parameters: none (the as-of
+-- date is the last run's, the window and count the rule version in effect on it).
+with
+
+results as (
+    select * from se_results
+),
+
+members as (
+    select * from se_members
+),
+
+awarded as (
+    -- the members the ledger gives silver or gold from each event (reversals included)
+    select organisation, event_id, player_id as member
+    from awards
+    where system = 'sweden' and denomination in ('sp', 'gp')
+    group by organisation, event_id, player_id
+    having sum(points) > 0
+),
+
+runs as (
+    select * from runs
+),
+
+ranking_parameters as (
+    select
+        rule_version,
+        cast(effective_from as date) as effective_from,
+        cast(months as integer) as months,
+        cast(results as integer) as results
+    from se_ranking_parameters
+),
+
+as_of as (
+    select cast(arg_max(as_of, run_id) as date) as as_of from runs
+),
+
+window_rule as (
+    select as_of.as_of, ranking_parameters.rule_version, ranking_parameters.months, ranking_parameters.results
+    from as_of
+    inner join ranking_parameters
+        on ranking_parameters.effective_from <= as_of.as_of
+    qualify row_number() over (order by ranking_parameters.effective_from desc) = 1
+),
+
+member_results as (
+    select
+        results.organisation,
+        results.event_id,
+        results.event_date,
+        results.event_name,
+        results.level,
+        results.club as event_club,
+        results.competition,
+        results.place_label,
+        results.sp,
+        results.gp,
+        results.rp,
+        results.rp_basis,
+        unnest(string_split(results.members, ' ')) as member
+    from results
+    where results.rp > 0
+),
+
+dated as (
+    select
+        member_results.*,
+        window_rule.as_of,
+        window_rule.results as best_of,
+        member_results.event_date >= cast(window_rule.as_of - to_months(window_rule.months) as date) as in_window
+    from member_results
+    cross join window_rule
+    inner join members
+        on members.member = member_results.member
+        and members.organisation = member_results.organisation
+    inner join awarded
+        on awarded.member = member_results.member
+        and awarded.event_id = member_results.event_id
+        and awarded.organisation = member_results.organisation
+    where member_results.event_date <= window_rule.as_of
+),
+
+ordered as (
+    select
+        *,
+        case when in_window
+            then row_number() over (partition by organisation, member, in_window
+                                    order by rp desc, event_date desc, event_id, competition)
+        end as best_position
+    from dated
+)
+
+select
+    as_of,
+    organisation,
+    member,
+    event_id,
+    event_date,
+    event_name,
+    level,
+    event_club,
+    competition,
+    place_label,
+    sp,
+    gp,
+    rp,
+    rp_basis,
+    in_window and best_position <= best_of as counted,
+    case
+        when not in_window then 'äldre än fönstret'
+        when best_position > best_of then 'utanför de ' || best_of || ' bästa'
+    end as not_counted_reason,
+    best_position
+from ordered

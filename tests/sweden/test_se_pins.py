@@ -1,0 +1,53 @@
+"""The monthly pins list: per club, the first-time promotions of the month (CSV and printable HTML)."""
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+
+from pipelines.sweden.pins import pin_rows, render_month, reversal_rows
+from se_helpers import ORG, post_event, register
+
+
+def _promotions():
+    return pd.DataFrame({
+        "member": ["1", "2", "3", "1"], "name": ["<script>alert(1)</script>", "=cmd|' /C calc'!A0", "Bo Ek", "<script>alert(1)</script>"],
+        "club": ["10002", "10001", "10001", "10002"], "club_name": ["Sundsvalls BK", "BK <Lavec>", "BK <Lavec>", "Sundsvalls BK"],
+        "level": ["klöver", "ruter", "hjärter", "ruter"], "title": ["Klöver-/Klubbmästare", "Ruter-/Kretsmästare", "Hjärter-/Regionmästare",
+                                                                    "Ruter-/Kretsmästare"],
+        "reached_on": [date(2026, 11, 3), date(2026, 11, 2), date(2026, 12, 1), date(2026, 11, 20)],
+        "run_id": ["r1", "r2", "r3", "r4"], "first_time": [True, True, True, False], "rule_version": "se-2009",
+    })
+
+
+def test_pins_by_month_and_club_escaped():
+    pins = pin_rows(_promotions())
+    # the regained Ruter of member 1 (first_time false) sends no second pin; Hjärter is December's
+    assert list(zip(pins["month"], pins["club"], pins["member"])) == [("2026-11", "10001", "2"), ("2026-11", "10002", "1"),
+                                                                      ("2026-12", "10001", "3")]
+    rev = reversal_rows(pd.DataFrame({"member": ["1"], "name": ["<script>alert(1)</script>"], "club": ["10002"],
+                                      "club_name": ["Sundsvalls BK"], "level_lost": ["ruter"], "level_now": ["klöver"],
+                                      "changed_on": [date(2026, 11, 10)], "run_id": ["r9"], "rule_version": ["se-2009"]}))
+    files = render_month("2026-11", pins[pins["month"] == "2026-11"], rev, {"ruter": "Ruter-/Kretsmästare", "klöver": "Klöver-/Klubbmästare"},
+                         "Svensk Bridge", "2026-11-30")
+    html = files["index.html"]
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "BK &lt;Lavec&gt;" in html
+    assert html.index("BK &lt;Lavec&gt; (10001)") < html.index("Sundsvalls BK (10002)")  # one section per club, by number
+    assert "break-before: page" in html and "Återgångar" in html and "Ruter-/Kretsmästare</td><td>Klöver-/Klubbmästare" in html
+    lines = files["nålar.csv"].splitlines()
+    assert lines[0] == "månad;klubb;klubbnamn;medlemsnummer;namn;nivå;mästarvärdighet;uppnådd;körning"
+    assert lines[1] == "2026-11;10001;BK <Lavec>;2;'=cmd|' /C calc'!A0;ruter;Ruter-/Kretsmästare;2026-11-02;r2"
+    assert len(lines) == 3
+
+
+def test_nightly_run_publishes_the_months_pins(office):
+    register(office)  # member 200000 plays for club 10001 (BK Lavec), 200001 for 10002 (Sundsvalls BK)
+    # A2 row 100: the winners get 200 bp = 2 mp each: Klöver
+    post_event(office, "bk-lavec", "2026-11-20-stor", 100, nivå="brons", brickor="24", datum="2026-11-20")
+    office.run(date(2026, 11, 21))
+    folder = office.state / "publications" / ORG / "nålar" / "2026-11"
+    lines = (folder / "nålar.csv").read_text(encoding="utf-8").splitlines()
+    assert [line.split(";")[:6] for line in lines[1:]] == [
+        ["2026-11", "10001", "BK Lavec", "200000", "Spelare 000 Åström", "klöver"],
+        ["2026-11", "10002", "Sundsvalls BK", "200001", "Spelare 001 Åström", "klöver"]]
+    assert "Spelare 000 Åström" in (folder / "index.html").read_text(encoding="utf-8")

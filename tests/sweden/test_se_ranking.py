@@ -1,0 +1,213 @@
+"""The national ranking (seed section 7): ranking points per result, and the list as of each night.
+
+Expected values are the seed's own example (22.5 gp -> 338 rp) and hand computations from its rates
+(1 sp = 1 rp, 1 gp = 15 rp; exceptions), shown in the comments. The list's window and count are
+tested on hand-made result rows through the warehouse SQL (se_ranking_results, se_ranking); one
+nightly run scores a gold event and checks the ranking uses the unrounded award.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+
+import pandas as pd
+import pytest
+
+from pipelines.core.sql import connect, sql_text
+from pipelines.sweden.ranking import event_kind, parameters_table, ranking_points
+from pipelines.sweden.rules import load_rules
+from se_helpers import ORG, post_event, register
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_rules()
+
+
+def rp(rules, kind, **exact):
+    return ranking_points({d: Fraction(v) for d, v in exact.items()}, kind, rules, "se-2009")[0]
+
+
+def test_the_seeds_example_22_5_gp_gives_338(rules):
+    # "om man får 22,5 gp som ger 23 gp, räknas ranking på 22,5 vilket ger 338 rp": 22.5 × 15 = 337.5 → 338
+    assert rp(rules, "guld", gp="45/2") == 338
+    assert rp(rules, "guld", gp=23) == 345  # not on the rounded 23 gp (23 × 15)
+
+
+def test_rates_and_every_exception(rules):
+    assert rp(rules, "silver", sp=12) == 12  # 1 sp = 1 rp
+    assert rp(rules, "guld", sp=7) == 11  # sp in a gold event: 7 × 1.5 = 10.5 → 11
+    assert rp(rules, "förhöjt guld", gp=10) == 150  # 10 × 15
+    assert rp(rules, "sm-parfinal", gp="45/2") == 203  # SM pairs final: 22.5 × 9 = 202.5 → 203
+    assert rp(rules, "allsvenskan-div3", gp="5/2") == 25  # division III: 2.5 gp came from 25 sp: 25 rp
+    assert rp(rules, "april-oktober-silver", sp=40) == 0
+    assert rp(rules, "simultan", sp=40) == 0
+    assert rp(rules, "utland", gp=5) == 0
+    assert rp(rules, "bonus", gp=2) == 0
+    assert rp(rules, "brons", sp=3) == 0  # not a ranking event at all
+    assert ranking_points({"gp": Fraction(9, 2)}, "guld", rules, "se-2009") == (68, "guld: 4.5 gp × 15 = 67.5 → 68 rp")
+
+
+def test_event_kind():
+    assert event_kind({"level": "guld", "ranking": ""}) == "guld"
+    assert event_kind({"level": "guld", "ranking": "sm-parfinal"}) == "sm-parfinal"
+    assert event_kind({"level": "silver", "simultan": True}) == "simultan"
+    assert event_kind({"level": "silver", "gemensam_lista": True}) == "simultan"
+
+
+def ranking_warehouse(results: list[tuple], runs: list[tuple], unpaid: tuple = ()):
+    """results: (member, event_id, event_date, rp); runs: (run_id, as_of)."""
+    rules = load_rules()
+    con = connect()
+    r = pd.DataFrame(results, columns=["members", "event_id", "event_date", "rp"])
+    r = r.assign(organisation=ORG, event_name=r["event_id"], level="silver", club="10001", competition="", place_label="1",
+                 sp=r["rp"], gp=0, rp_basis="", event_date=pd.to_datetime(r["event_date"]).dt.date)
+    con.register("_r", r)
+    con.execute("create table se_results as select * replace (cast(rp as decimal(12, 2)) as rp) from _r")
+    # the ledger: each member's sp from each result (a member marked "-" in `unpaid` got nothing)
+    paid = r[~r["members"].isin(unpaid)]
+    con.register("_a", pd.DataFrame({"organisation": ORG, "system": "sweden", "event_id": paid["event_id"],
+                                     "player_id": paid["members"], "denomination": "sp", "points": paid["rp"].astype(str)}))
+    con.execute("create table awards as select * replace (cast(points as decimal(12, 2)) as points) from _a")
+    con.register("_runs", pd.DataFrame(runs, columns=["run_id", "as_of"]))
+    con.execute("create table runs as select * from _runs")
+    members = sorted({m for m, *_ in results})
+    tables = {"se_members": pd.DataFrame({"member": members, "name": [f"Spelare {m}" for m in members], "club": "10001",
+                                          "organisation": ORG}),
+              "se_clubs": pd.DataFrame({"organisation": [ORG], "club": ["10001"], "name": ["BK Lavec"]}),
+              "se_ranking_parameters": parameters_table(rules)}
+    for name, frame in tables.items():
+        con.register(f"_{name}", frame)
+        con.execute(f"create table {name} as select * from _{name}")
+    for view in ("se_ranking_results", "se_ranking"):
+        con.execute(f"create view {view} as {sql_text('warehouse/' + view)}")
+    return con
+
+
+def q(con, sql):
+    return con.sql(sql).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def test_window_best_18_ties_and_expiry_without_new_input():
+    results = (
+        # A: 19 results of 100 .. 82 rp within the window: the best 18 count, 100 + ... + 83 = 18 × 183 / 2 = 1647
+        [("A", f"a{i}", "2026-06-01", 100 - i) for i in range(19)]
+        # B: one result exactly 24 months before the as-of date (2024-12-02 as of 2026-12-02) counts,
+        # one a day older does not: 1647 rp = A's total, a tie
+        + [("B", "b-old", "2024-12-02", 1647), ("B", "b-older", "2024-12-01", 500)]
+        # C: a result after the as-of date is not yet in the list
+        + [("C", "c1", "2026-11-30", 10), ("C", "c-late", "2026-12-05", 900)]
+    )
+    con = ranking_warehouse(results, [("20261202T000000Z-aaaa", "2026-12-02")])
+    ranking = q(con, "select * from se_ranking order by rank, member")
+    assert list(zip(ranking["rank"], ranking["member"], ranking["ranking_points"])) == [
+        (1, "A", Decimal("1647.00")), (1, "B", Decimal("1647.00")), (3, "C", Decimal("10.00"))]
+    assert list(ranking["results_counted"]) == [18, 1, 1]
+    assert str(ranking["oldest_counted"][1]) == "2024-12-02" and str(ranking["as_of"][0]) == "2026-12-02"
+    detail = q(con, "select * from se_ranking_results where member = 'A' and not counted")
+    assert list(detail["rp"]) == [Decimal("82.00")] and detail["not_counted_reason"][0] == "utanför de 18 bästa"
+    older = q(con, "select not_counted_reason from se_ranking_results where event_id = 'b-older'")
+    assert older["not_counted_reason"][0] == "äldre än fönstret"
+
+    # a reserve who played too little: on the list, but the ledger gave nothing: no ranking points
+    con2 = ranking_warehouse(results + [("D", "a0", "2026-06-01", 100)], [("20261202T000000Z-aaaa", "2026-12-02")], unpaid=("D",))
+    assert "D" not in set(q(con2, "select member from se_ranking")["member"])
+
+    # the next night, nothing new: B's result is now 24 months and a day old and drops out
+    con.execute("insert into runs values ('20261203T000000Z-bbbb', '2026-12-03')")
+    ranking = q(con, "select * from se_ranking order by rank, member")
+    assert list(zip(ranking["rank"], ranking["member"])) == [(1, "A"), (2, "C")]
+
+
+def test_nightly_run_ranks_on_the_unrounded_gold(office):
+    # p. 16: 52 pairs, gold: the winners' 52 sp become ⌈5.2⌉ = 6 gp; their ranking points are on
+    # 5.2 gp: 5.2 × 15 = 78 (not 6 × 15 = 90). The 4th pair's 22 sp (D row 52) in a gold event: 22 × 1.5 = 33.
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01")
+    office.run(date(2026, 11, 2))
+    r = office.query("select place, gp, sp, rp, rp_basis from se_results order by place")
+    assert r["gp"][0] == Decimal("6.00") and r["rp"][0] == Decimal("78.00")
+    assert r["rp_basis"][0] == "guld: 5.2 gp × 15 = 78 rp"
+    assert r["sp"][3] == Decimal("22.00") and r["rp"][3] == Decimal("33.00")
+    ranking = office.query("select * from se_ranking order by rank, member")
+    assert list(ranking["member"][:2]) == ["200000", "200001"] and list(ranking["rank"][:2]) == [1, 1]
+    assert ranking["ranking_points"][0] == Decimal("78.00") and str(ranking["as_of"][0]) == "2026-11-02"
+
+
+def test_an_unknown_ranking_kind_is_refused(office):
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01",
+               ranking="em-final")
+    office.run(date(2026, 11, 2))
+    q = office.query("select reason from quarantine")
+    assert any("ranking: 'em-final' is not a kind of" in x for x in q["reason"])
+
+
+def test_a_tie_shares_the_unrounded_gold(office):
+    # 52 pairs, gold, the first two tied: they share places 1 and 2 of D row 52 (52 and 35 sp, seed p. 11):
+    # gold ⌈(6 + 4) / 2⌉ = 5 gp each; ranking on (5.2 + 3.5) / 2 = 4.35 gp: 4.35 × 15 = 65.25 → 66 rp
+    register(office)
+    places = ["1", "1"] + [str(i + 1) for i in range(2, 52)]
+    post_event(office, "malmo-bk", "guld", 52, places=places, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01")
+    office.run(date(2026, 11, 2))
+    r = office.query("select place_label, gp, rp from se_results order by place, entrant")
+    assert list(r["place_label"][:2]) == ["1=", "1="] and list(r["gp"][:2]) == [Decimal("5.00")] * 2
+    assert list(r["rp"][:2]) == [Decimal("66.00")] * 2
+
+
+def test_ranking_page_escaped_stamped_with_results_one_click_away():
+    from pipelines.sweden.ranking_page import render_ranking
+
+    ranking = pd.DataFrame({"rank": [1, 1, 3], "member": ["1", "2", "3"], "name": ["<b>Åsa</b>", "=Bo", "Cia"],
+                            "club": ["10001", "10002", "10001"], "club_name": ["BK <Lavec>", "Sundsvalls BK", "BK <Lavec>"],
+                            "ranking_points": [Decimal("78.00"), Decimal("78.00"), Decimal("33.00")],
+                            "results_counted": [1, 1, 1], "oldest_counted": [date(2026, 11, 1)] * 3})
+    results = pd.DataFrame({"member": ["1", "1", "2", "3"], "event_id": ["e1", "e0", "e1", "e1"],
+                            "event_name": ["Guld <i>", "Gammal", "Guld <i>", "Guld <i>"],
+                            "event_date": [date(2026, 11, 1), date(2024, 1, 1), date(2026, 11, 1), date(2026, 11, 1)],
+                            "place_label": ["1", "2", "1", "4"], "rp": [Decimal("78.00"), Decimal("50.00"), Decimal("78.00"), Decimal("33.00")],
+                            "counted": [True, False, True, True], "not_counted_reason": [None, "äldre än fönstret", None, None]})
+    files = render_ranking(ranking, results, "2026-11-02", "se-2009", 24, 18, "Svensk Bridge")
+    html = files["index.html"]
+    assert "<b>Åsa" not in html and "&lt;b&gt;Åsa&lt;/b&gt;" in html and "Guld &lt;i&gt;" in html and "BK &lt;Lavec&gt;" in html
+    assert "Per 2026-11-02, regelversion se-2009" in html and 'type="search"' in html and "aria-sort" in html
+    assert 'name="viewport"' in html and "<details>" in html and "äldre än fönstret" in html
+    assert html.index("&lt;b&gt;Åsa") < html.index("=Bo") < html.index(">Cia")
+    lines = files["ranking.csv"].splitlines()
+    assert lines[1:] == ["1;1;<b>Åsa</b>;10001;BK <Lavec>;78;1;2026-11-01;2026-11-02",
+                         "1;2;'=Bo;10002;Sundsvalls BK;78;1;2026-11-01;2026-11-02",
+                         "3;3;Cia;10001;BK <Lavec>;33;1;2026-11-01;2026-11-02"]
+
+
+def test_nightly_run_publishes_the_ranking(office):
+    # the same 52-pair gold event: the winners 78 rp each (5.2 gp × 15), tied first; the 4th pair 33 (22 sp × 1.5)
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01")
+    office.run(date(2026, 11, 2))
+    folder = office.state / "publications" / ORG / "ranking"
+    # (the publishing step gives every CSV a numeric plac and its plac_label, and a BOM for spreadsheets)
+    rows = list(csv.DictReader(io.StringIO((folder / "ranking.csv").read_text(encoding="utf-8-sig")), delimiter=";"))
+    got = [(r["plac"], r["medlemsnummer"], r["rankingpoäng"], r["antal_resultat"], r["per"]) for r in rows[:4]]
+    # 2nd place: D row 52 place 2 = 35 sp -> 3.5 gp (4 posted): 3.5 × 15 = 52.5 -> 53, shared by the pair
+    assert got == [("1", "200000", "78", "1", "2026-11-02"), ("1", "200001", "78", "1", "2026-11-02"),
+                   ("3", "200002", "53", "1", "2026-11-02"), ("3", "200003", "53", "1", "2026-11-02")]
+    assert "Per 2026-11-02, regelversion se-2009" in (folder / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_result_expires_on_the_next_night_without_new_input(office):
+    # the gold event of 2 November 2024 is exactly 24 months old on 2 November 2026: it counts (78 rp);
+    # the next night, with no new file, it is older than 24 months and the ranking is empty
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2024-11-02")
+    office.run(date(2026, 11, 2))
+    r = office.query("select member, ranking_points, oldest_counted from se_ranking where member = '200000'")
+    assert r["ranking_points"][0] == Decimal("78.00") and str(r["oldest_counted"][0]) == "2024-11-02"
+    office.run(date(2026, 11, 3))
+    assert office.query("select count(*) as n from se_ranking")["n"][0] == 0
+    reasons = office.query("select distinct not_counted_reason from se_ranking_results")
+    assert list(reasons["not_counted_reason"]) == ["äldre än fönstret"]
+    page = (office.state / "publications" / ORG / "ranking" / "index.html").read_text(encoding="utf-8")
+    assert "Per 2026-11-03" in page
