@@ -18,8 +18,11 @@ _RUN_RULES_DIR: ContextVar[Path | None] = ContextVar("bridge_rules_dir", default
 
 @contextmanager
 def rules_from(data_dir: Path | None):
-    """Read the bridge tables from `data_dir`/rules/bridge inside this block."""
-    token = _RUN_RULES_DIR.set(Path(data_dir) / "rules" / "bridge" if data_dir is not None else None)
+    """Read the bridge tables from `data_dir`/rules/bridge inside this block (the bundled tables
+    when that folder does not exist)."""
+    own = Path(data_dir) / "rules" / "bridge" if data_dir is not None else None
+    # a data folder without bridge tables (a JCBL-only office scoring travellers) uses the bundled ones
+    token = _RUN_RULES_DIR.set(own if own is not None and own.is_dir() else None)
     try:
         yield
     finally:

@@ -42,6 +42,17 @@ def replace_folder(target: Path, files: dict[str, str]) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def folder_holds(target: Path, files: dict[str, str]) -> bool:
+    """`target` already holds exactly these texts: a night that changes nothing rewrites nothing."""
+    for name, content in files.items():
+        path = target / name
+        if isinstance(content, bytes) or not path.is_file():
+            return False
+        if path.read_text(encoding="utf-8-sig" if name.endswith(".csv") else "utf-8") != content:
+            return False
+    return True
+
+
 def event_folder(out_dir: Path, organisation: str, event_id: str) -> Path:
     """An event's publication folder: its id without the organisation prefix, under `out_dir`."""
     rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id

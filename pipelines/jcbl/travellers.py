@@ -174,7 +174,10 @@ def standings_from_travellers(source_file: str, frames: dict[str, pd.DataFrame],
         return fail(f"{kind['label']} is a matchpoint pairs event, but the traveller file is scored {scoring}: "
                     "expected a matchpoint pairs session")
 
-    opts = {"acbl_scale": False, "butler_trim_min_results": 5, "vp_scale": "WBF20", "boards_per_match": None}
+    from pipelines.bridge.system import DEFAULT_OPTIONS
+
+    # the bridge stage's own defaults (one definition: a new bridge setting reaches JCBL travellers too)
+    opts = {**DEFAULT_OPTIONS, "events": []}
     if unit == "team":
         if pd.isna(ev["vp_scale"]):
             return fail(f"{kind['label']}: the event file must give vp_scale to turn the matches into VPs", "vp_scale")

@@ -18,7 +18,7 @@ import duckdb
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pipelines.core.publishing import replace_folder, spreadsheet_safe
+from pipelines.core.publishing import folder_holds, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -81,6 +81,8 @@ def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, 
     for month in months:
         files = render_month(month, pins[pins["month"] == month], reversals[reversals["month"] == month], titles,
                              str(org.get("display_name", organisation)), as_of)
+        if folder_holds(root / month, files):
+            continue  # unchanged: a night that changes nothing rewrites nothing
         replace_folder(root / month, files)
         written.append(root / month)
     if root.is_dir():

@@ -17,7 +17,7 @@ import duckdb
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from pipelines.core.publishing import replace_folder, spreadsheet_safe
+from pipelines.core.publishing import folder_holds, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -70,7 +70,11 @@ def publish_ranking(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Pat
                       "order by cast(effective_from as date) desc limit 1", [as_of])
     if rule.empty:
         return []
+    if ranking.empty and results.empty and not (out_dir / FOLDER).exists():
+        return []  # no silver or gold result yet: no ranking page
     files = render_ranking(ranking, results, str(as_of), str(rule["rule_version"][0]), int(rule["months"][0]),
                            int(rule["results"][0]), str(org.get("display_name", organisation)))
+    if folder_holds(out_dir / FOLDER, files):
+        return []
     replace_folder(out_dir / FOLDER, files)
     return [out_dir / FOLDER]

@@ -15,7 +15,6 @@ from pathlib import PurePosixPath
 import pandas as pd
 
 TRAVELLER_SUFFIXES = (".travellers.csv", ".pbn", ".xml")
-_OPTS = {"acbl_scale": False, "butler_trim_min_results": 5, "vp_scale": "WBF20", "boards_per_match": None}
 
 
 def traveller_suffix(source_file: str) -> str | None:
@@ -27,7 +26,7 @@ def standings_from_travellers(source_file: str, data: bytes) -> tuple[pd.DataFra
     from pipelines.bridge.parse_csv import parse_csv
     from pipelines.bridge.parse_pbn import parse_pbn
     from pipelines.bridge.parse_usebio import parse_usebio
-    from pipelines.bridge.system import score_batch
+    from pipelines.bridge.system import DEFAULT_OPTIONS, score_batch
 
     parser = {".pbn": parse_pbn, ".xml": parse_usebio, ".travellers.csv": parse_csv}[traveller_suffix(source_file)]
     try:
@@ -45,7 +44,8 @@ def standings_from_travellers(source_file: str, data: bytes) -> tuple[pd.DataFra
         return None, [(source_file, "whole file", f"expected a matchpoint pairs session, found scoring {scoring}: send a "
                                                   "result list (plac;par;medlemmar) for other forms")]
     try:
-        scored, refused = score_batch(frames, _OPTS)
+        # the bridge stage's own defaults (one definition: a new bridge setting reaches these travellers too)
+        scored, refused = score_batch(frames, {**DEFAULT_OPTIONS, "events": []})
     except Exception as error:  # noqa: BLE001
         return None, [(source_file, "whole file", f"the travellers could not be scored ({type(error).__name__}: {error})")]
     bad = [(source_file, str(r.location), str(r.reason)) for r in pd.concat([refused, scored["problems"]]).itertuples()] \
