@@ -87,7 +87,7 @@ def standing_lines(con, organisation: str) -> pd.DataFrame:
         from awards
         where organisation = ? and entry_type = 'award'
           and award_id not in (select reverses_award_id from awards where organisation = ? and entry_type = 'reversal')
-        order by player_id, event_date, event_id, denomination, points, basis
+        order by player_id, event_date, event_id, denomination, points, basis, source_file, location, season, rule_version
         """, [organisation, organisation])
 
 
@@ -117,9 +117,13 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
         if player not in touched and page.is_file():
             continue
         mine = lines[lines["player_id"] == player]
+        # the page's own stamp (the player's latest line and its rule versions): a page left
+        # untouched by a night stays true, as the organisation's later dates do not concern it
+        own = {"as_of": str(mine["event_date"].max()) if len(mine) else "",
+               "rule_versions": ", ".join(sorted(mine["rule_version"].astype(str).unique()))}
         html = _TEMPLATES.get_template("player.html.j2").render(
             t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
-            name=name_of.get(player, ""), stamp=stamp,
+            name=name_of.get(player, ""), stamp=own,
             balances=balances[balances["player_id"] == player].to_dict("records"),
             lines=mine.assign(event_date=mine["event_date"].astype(str), points=mine["points"].astype(str)).to_dict("records"))
         if _write_if_changed(page, html):
