@@ -495,7 +495,10 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
                 published.append(str(report))
             # the site's index and player pages link what the systems published (pipelines/core/site.py)
             names = system.player_names(con, org) if hasattr(system, "player_names") else None
-            published.extend(str(p) for p in site.publish_organisation(con, org, out_dir, ctx.run_id, ctx.data_dir, names))
+            notes_for = ((lambda players, _s=system, _o=org: _s.player_notes(con, _o, players))
+                         if hasattr(system, "player_notes") else None)
+            published.extend(str(p) for p in site.publish_organisation(con, org, out_dir, ctx.run_id, ctx.data_dir,
+                                                                       names, notes_for))
         top = site.publish_site_index(paths.publications, organisations, ctx.data_dir)
         if top is not None:
             published.append(str(top))

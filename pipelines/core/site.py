@@ -92,10 +92,12 @@ def standing_lines(con, organisation: str) -> pd.DataFrame:
 
 
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
-                         names: pd.DataFrame | None = None) -> list[Path]:
+                         names: pd.DataFrame | None = None, notes_for=None) -> list[Path]:
     """The organisation's index and the player pages this run touched (or that are missing).
     `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
-    register); where the id is the name (mahjong, backgammon) there are none."""
+    register); where the id is the name (mahjong, backgammon) there are none. `notes_for(players)`:
+    a rule system's lines about each player that depend on the player's own lines only (the
+    Swedish master class and promotions), for the pages written tonight."""
     organisation = org["organisation"]
     name_of = dict(zip(names["player_id"].astype(str), names["name"].astype(str))) if names is not None and len(names) else {}
     text = messages(data_dir, org.get("language") or "en")
@@ -112,10 +114,10 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     touched = set(fetch(con, "select distinct player_id from awards where organisation = ? and run_id = ?",
                         [organisation, run_id])["player_id"].astype(str))
     written = []
-    for player in players:
+    due = [p for p in players if p in touched or not (folder / f"{slugs[p]}.html").is_file()]
+    notes = notes_for(set(due)) if notes_for is not None and due else {}
+    for player in due:
         page = folder / f"{slugs[player]}.html"
-        if player not in touched and page.is_file():
-            continue
         mine = lines[lines["player_id"] == player]
         # the page's own stamp (the player's latest line and its rule versions): a page left
         # untouched by a night stays true, as the organisation's later dates do not concern it
@@ -123,7 +125,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
                "rule_versions": ", ".join(sorted(mine["rule_version"].astype(str).unique()))}
         html = _TEMPLATES.get_template("player.html.j2").render(
             t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
-            name=name_of.get(player, ""), stamp=own,
+            name=name_of.get(player, ""), stamp=own, notes=notes.get(player, []),
             balances=balances[balances["player_id"] == player].to_dict("records"),
             lines=mine.assign(event_date=mine["event_date"].astype(str), points=mine["points"].astype(str)).to_dict("records"))
         if _write_if_changed(page, html):

@@ -158,6 +158,53 @@ def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str
     return lines + _class_and_ranking(con, player_id)
 
 
+def class_notes(con: duckdb.DuckDBPyConnection, organisation: str, members: set[str]) -> dict[str, list[str]]:
+    """For the site's player pages: each member's master class and Klöver star now, what the next
+    class needs, and the promotions with their dates (all from the member's own lines, so a page
+    a night leaves untouched stays true; the ranking position moves with everyone's results and is
+    on the ranking page). Three queries for all the members at once."""
+    if not members:
+        return {}
+    wanted = sorted(members)
+    now = fetch(con, "select member, track, level, rule_version, bp, sp, gp from se_levels where organisation = ? "
+                     "and member in (select unnest(?)) "
+                     "qualify row_number() over (partition by member, track order by run_id desc) = 1", [organisation, wanted])
+    classes = fetch(con, "select * from se_master_classes")
+    promoted = fetch(con, "select member, reached_on, title, first_time from se_promotions where organisation = ? "
+                          "and member in (select unnest(?)) order by member, run_id, track", [organisation, wanted])
+    notes: dict[str, list[str]] = {}
+    for member, mine in now.groupby("member", sort=True):
+        version = classes[classes["rule_version"] == str(mine["rule_version"].iloc[0])]
+        notes[str(member)] = [_class_line(mine.reset_index(drop=True), version)]
+    for member, mine in promoted.groupby("member", sort=True):
+        notes.setdefault(str(member), []).extend(
+            f"befordran {p.reached_on}: {p.title}" + ("" if p.first_time else " (igen; ingen ny nål)") for p in mine.itertuples())
+    return notes
+
+
+def _class_line(now: pd.DataFrame, classes: pd.DataFrame) -> str:
+    """'mästarklass: ...; nästa: ...; innehav ...' for one member's latest levels (one row per track)."""
+    title = dict(zip(classes["level"], classes["title"]))
+    held = dict(zip(now["track"], now["level"]))
+    klass, star = held.get("klass"), held.get("klöverstjärna")
+    text = f"mästarklass: {title.get(klass, 'ingen ännu') if isinstance(klass, str) else 'ingen ännu'}"
+    if isinstance(star, str):
+        text += f"; {title.get(star, star)}"
+    ladder = classes[classes["track"] == "klass"].assign(rank=lambda d: d["rank"].astype(int)).sort_values("rank")
+    rank = int(ladder.loc[ladder["level"] == klass, "rank"].iloc[0]) if isinstance(klass, str) else 0
+    above = ladder[ladder["rank"] > rank]
+    if len(above):
+        nxt = above.iloc[0]
+        need = [f"minst {nxt['min_mp']} mp"]
+        either = [f"{nxt[c]} {c[4:]}" for c in ("min_sp", "min_gp") if nxt[c]]
+        if either:
+            need.append("varav " + " eller ".join(either))
+        swaps = [t for t, c in (("20 bp räknas som 1 sp", "bp_to_sp"), ("20 sp som 1 gp", "sp_to_gp")) if nxt[c] == "ja"]
+        text += f"; nästa: {nxt['title']}: {', '.join(need)}" + (f" ({', '.join(swaps)})" if swaps else "")
+    r = now.iloc[0]
+    return text + f"; innehav {r['bp']} bp, {r['sp']} sp, {r['gp']} gp"
+
+
 def _class_and_ranking(con: duckdb.DuckDBPyConnection, player_id: str) -> list[str]:
     """The member's master class and Klöver star now (se_levels after the member's last run), what the
     next class needs (master_classes.csv), the ranking position, and the promotions with their dates."""
@@ -166,25 +213,7 @@ def _class_and_ranking(con: duckdb.DuckDBPyConnection, player_id: str) -> list[s
                      "qualify row_number() over (partition by track order by run_id desc) = 1", [player_id])
     if len(now):
         classes = fetch(con, "select * from se_master_classes where rule_version = ?", [str(now["rule_version"][0])])
-        title = dict(zip(classes["level"], classes["title"]))
-        held = dict(zip(now["track"], now["level"]))
-        klass, star = held.get("klass"), held.get("klöverstjärna")
-        text = f"Sverige {player_id} mästarklass: {title.get(klass, 'ingen ännu') if isinstance(klass, str) else 'ingen ännu'}"
-        if isinstance(star, str):
-            text += f"; {title.get(star, star)}"
-        ladder = classes[classes["track"] == "klass"].assign(rank=lambda d: d["rank"].astype(int)).sort_values("rank")
-        rank = int(ladder.loc[ladder["level"] == klass, "rank"].iloc[0]) if isinstance(klass, str) else 0
-        above = ladder[ladder["rank"] > rank]
-        if len(above):
-            nxt = above.iloc[0]
-            need = [f"minst {nxt['min_mp']} mp"]
-            either = [f"{nxt[c]} {c[4:]}" for c in ("min_sp", "min_gp") if nxt[c]]
-            if either:
-                need.append("varav " + " eller ".join(either))
-            swaps = [t for t, c in (("20 bp räknas som 1 sp", "bp_to_sp"), ("20 sp som 1 gp", "sp_to_gp")) if nxt[c] == "ja"]
-            text += f"; nästa: {nxt['title']}: {', '.join(need)}" + (f" ({', '.join(swaps)})" if swaps else "")
-        r = now.iloc[0]
-        lines.append(text + f"; innehav {r['bp']} bp, {r['sp']} sp, {r['gp']} gp")
+        lines.append(f"Sverige {player_id} " + _class_line(now, classes))
     rank = fetch(con, "select * from se_ranking where member = ?", [player_id])
     for r in rank.itertuples():
         lines.append(f"Sverige {player_id} ranking per {r.as_of}: plats {r.rank}, {r.ranking_points} rp, "

@@ -178,6 +178,12 @@ class SwedenSystem:
 
         return fetch(con, "select member as player_id, name from se_members where organisation = ?", [org["organisation"]])
 
+    def player_notes(self, con, org, players: set[str]) -> dict[str, list[str]]:
+        """The site's player pages: master class, what the next class needs, promotions."""
+        from pipelines.sweden.publish import class_notes
+
+        return class_notes(con, org["organisation"], players)
+
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.sweden.publish import explain_player
 

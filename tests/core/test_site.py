@@ -98,3 +98,23 @@ def test_slugs_are_stable_unique_and_readable():
 def test_every_fixed_text_exists_in_every_language():
     table = SiteMessage.validate(pd.read_csv(DATA_DIR / "site" / "messages.csv", dtype=str, keep_default_na=False))
     assert set(table.columns) == {"key", "en", "ja", "sv"} and len(table) > 10
+
+
+def test_a_swedish_player_page_shows_the_master_class_and_the_promotion(office):
+    # a 100-pair bronze event: the winners get 200 bp (Tabell A2, row 100, 1st place), which is
+    # 2 mp: Klöver master (the seed's table: 2 mp, bronze only); the page says so and when
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sweden"))
+    from se_helpers import ORG as SE, event_text, register, standings_text
+
+    register(office)
+    office.post(f"{SE}/bk-lavec/2024-10-01-tisdag.event.txt", event_text())
+    office.post(f"{SE}/bk-lavec/2024-10-01-tisdag.standings.csv", standings_text(100))
+    assert office.run().exit_code == 0
+    holdings = office.query("select bp from se_holdings where member = '200000'")
+    assert [str(v) for v in holdings["bp"]] == ["200.00"]
+    first = page(office, f"{SE}/players/{player_slug('200000')}.html")
+    assert "Mästarklass och befordringar" in first and "innehav 200.00 bp, 0.00 sp, 0.00 gp" in first
+    promoted = office.query("select title, reached_on from se_promotions where member = '200000'")
+    assert len(promoted) == 1 and f"befordran {promoted['reached_on'][0]}: {promoted['title'][0]}" in first
