@@ -376,6 +376,9 @@ def lake_frames(frames: dict[str, pd.DataFrame], scored: dict[str, pd.DataFrame]
         sections=("section", "nunique"), boards=("board", "nunique"), traveller_lines=("board", "size"),
         adjusted_lines=("adjusted", lambda s: int((s != "").sum())),
     ).reset_index()
+    # a session none of whose lines could be scored (every line quarantined) is not an event
+    scored_sessions = board_results[["event_id", "session"]].astype({"event_id": "string"}).drop_duplicates()
+    per_session = per_session.merge(scored_sessions, on=["event_id", "session"])
     ranked = standings.groupby(["event_id", "session"]).size().rename("_ranked").reset_index()
     team_count = teams.groupby(["event_id", "session"])["team"].nunique().rename("_teams").reset_index()
     sessions = per_session.merge(ids, on=["event_id", "session"]).merge(meta, on="event_id", how="left")

@@ -345,7 +345,8 @@ def _run_chunk(args) -> ChunkResult:
             break  # the time budget is spent: the summary says how many files ran
         indices.append(index)
     generated = {i: generate(target, i, seed, inbox, _CACHE) for i in indices}
-    result.batched = bool(indices) and batch > 1 and _batchable(harness, target, inbox)
+    # None when the time budget left this chunk no file (it must not overwrite what the others did)
+    result.batched = (batch > 1 and _batchable(harness, target, inbox)) if indices else None
     if result.batched:
         for first in range(0, len(indices), batch):
             _run_batch(harness, target, indices[first:first + batch], generated, inbox, out_dir, result)
@@ -593,7 +594,7 @@ def _merge(into: ChunkResult, part: ChunkResult) -> None:
     into.posted_files += part.posted_files
     into.slowest = max(into.slowest, part.slowest)
     into.rerun_batches += part.rerun_batches
-    into.batched = part.batched if part.batched is not None else into.batched
+    into.batched = into.batched or part.batched if part.batched is not None else into.batched
 
 
 # -- shrinking a crashing input ---------------------------------------------------------------------

@@ -206,9 +206,15 @@ def empty_field(data: bytes, rng: random.Random) -> bytes:
     """Blank out one field of a delimited line (or one word of a free-text line)."""
     lines = _lines(data)
     i = _pick_line(lines, rng)
-    sep = b"," if b"," in lines[i] else (b"\t" if b"\t" in lines[i] else b" ")
+    sep = next((c for c in (b",", b";", b"\t") if c in lines[i]), b" ")
     fields = lines[i].split(sep)
-    fields[rng.randrange(len(fields))] = b""
+    # never a field spanning a CR line break, never the only field of a line: either would delete
+    # whole lines, which a parser cannot tell from a shorter file (two false "silent losses")
+    blankable = [k for k, f in enumerate(fields) if b"\r" not in f.rstrip(b"\r")]
+    if len(fields) < 2 or not blankable:
+        return data
+    k = rng.choice(blankable)
+    fields[k] = b"\r" if fields[k].endswith(b"\r") else b""
     lines[i] = sep.join(fields)
     return _join(lines)
 

@@ -34,12 +34,12 @@ rows. Nothing here decides whether a game is valid: that is `validate.py`.
 """
 from __future__ import annotations
 
-import csv
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+
+from pipelines.core.text import split_line
 
 RESULT_COLUMNS = [
     "game_key", "source_file", "game_seq", "line_no", "event_date", "date_text", "date_problem", "date_line",
@@ -487,7 +487,11 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
     if header_line.count(",") + 1 > MAX_CSV_COLUMNS:
         return empty_results(), empty_yakuman(), _csv_orphans(source_file, [h + 1], [header_quote], [
             f"line {h + 1}: the header has {header_line.count(',') + 1} columns; expected {expected_header}"])
-    header = [pd.Series([c]).str.normalize("NFKC").str.strip().str.lower().iloc[0] for c in next(csv.reader([header_line]))]
+    cells = split_line(header_line, ",")
+    if isinstance(cells, str):  # too long, or quotes the CSV reader refuses
+        return empty_results(), empty_yakuman(), _csv_orphans(source_file, [h + 1], [header_quote], [
+            f"line {h + 1}: the header cannot be read ({cells}); the header should be {expected_header}"])
+    header = [pd.Series([c]).str.normalize("NFKC").str.strip().str.lower().iloc[0] for c in cells]
     missing = [c for c in CSV_COLUMNS if c not in header]
     twice = sorted({c for c in CSV_COLUMNS if header.count(c) > 1})
     if missing or twice:

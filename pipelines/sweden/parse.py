@@ -233,7 +233,10 @@ def _finals(kv, ev: dict, problems: list, source_file: str, whole, yes) -> None:
            "or report the final as 'carry_over: nej' (bronze from zero)")
 
 
-_DISTRIBUTION = re.compile(r"((?:\d+\s*)+)(sp|bp|gp)")
+# one character class then a literal: linear (the nested form '(?:\d+\s*)+' backtracked
+# exponentially on a long run of digits); the numbers are checked one by one below
+_DISTRIBUTION = re.compile(r"([\d\s]+)(sp|bp|gp)")
+_POINTS = re.compile(r"\d{1,4}")
 
 
 def _distribution(kv, problems: list, source_file: str) -> tuple | None:
@@ -244,7 +247,7 @@ def _distribution(kv, problems: list, source_file: str) -> tuple | None:
     out = []
     for part in (p.strip() for p in raw.split(",")):
         m = _DISTRIBUTION.fullmatch(part.lower())
-        if not m:
+        if not m or not m.group(1).split() or not all(_POINTS.fullmatch(v) for v in m.group(1).split()):
             _q(problems, source_file, kv.where("fördelning"), "fördelning: expected the points of each place from the final's "
                f"winner, grouped by denomination, e.g. '4 sp, 10 8 7 6 5 4 4 4 4 bp', found {clip(raw)!r}")
             return None

@@ -23,7 +23,6 @@ import csv
 import hashlib
 import io
 import math
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -33,9 +32,11 @@ import numpy as np
 import pandas as pd
 
 from pipelines.core.keyvalue import decode, read_key_values
-from pipelines.core.text import physical_lines, split_line
+from pipelines.core.text import clip, physical_lines, split_line
 from pipelines.sweden import series as SR
-from pipelines.sweden.series_parse import KNOWN as MATCH_KNOWN, SERIES_DEFAULTS, latest_versions, parse_match
+from pipelines.sweden.series_parse import (
+    INT_WHAT, KNOWN as MATCH_KNOWN, SERIES_DEFAULTS, SERIES_ID, SERIES_ID_WHAT, _INT, latest_versions, parse_match,
+)
 from schemas.common import DATE, POINTS, TEXT
 from schemas.ledger import AwardDraft
 from schemas.sweden_series import TABLES, SeSeriesMatch
@@ -103,7 +104,10 @@ def parse_series(f: File) -> tuple[dict | None, list[tuple[str, str, str]]]:
     problems = [(f.source_file, loc, r) for loc, r in kv.problems]
     stem = PurePosixPath(f.source_file).name[: -len(SERIES_SUFFIX)]
     sid = kv.get("series", stem)
-    if sid != stem:
+    if not SERIES_ID.fullmatch(stem):
+        problems.append((f.source_file, "file name", f"the file name: expected {SERIES_ID_WHAT}, found {clip(stem)!r}; "
+                         "rename the file (and name it so in the match files)"))
+    elif sid != stem:
         problems.append((f.source_file, kv.where("series"), f"series: expected the file name's series id {stem!r}, found {sid!r}"))
     out = {"series_id": stem, "name": kv.get("name", stem), "where": {}}
     table = kv.get("table")
@@ -113,8 +117,8 @@ def parse_series(f: File) -> tuple[dict | None, list[tuple[str, str, str]]]:
         problems.append((f.source_file, kv.where("table"), f"table: expected one of {', '.join(TABLES)}, found {table!r}"))
     for key in ("divisions", "division", "boards", "scale", "swiss_rounds", "teams"):
         v = kv.get(key)
-        if v is not None and not re.fullmatch(r"\d+", v):
-            problems.append((f.source_file, kv.where(key), f"{key}: expected a whole number, found {v!r}"))
+        if v is not None and not _INT.fullmatch(v):
+            problems.append((f.source_file, kv.where(key), f"{key}: expected {INT_WHAT}, found {clip(v)!r}"))
     for key in ("double",):
         v = kv.get(key, "no").lower()
         if v not in _YES:
@@ -150,13 +154,13 @@ def parse_final(f: File, teams: set[str]) -> tuple[pd.DataFrame | None, list[tup
                        f"expected the header 'plac;lag', found {';'.join(head)[:80]!r}")]
     out = []
     for no, r in numbered[1:]:
-        if len(r) < 2 or not re.fullmatch(r"\d+", r[0].strip()):
+        if len(r) < 2 or not _INT.fullmatch(r[0].strip()):
             problems.append((f.source_file, f"line {no}", f"expected 'place;team' (e.g. '1;Lag Ek'), found {';'.join(r)[:80]!r}"))
             continue
         team = r[1].strip()
         if team not in teams:
             problems.append((f.source_file, f"line {no}", f"lag: expected a team of the series' matches "
-                                                          f"({', '.join(sorted(teams))}), found {team!r}"))
+                                                          f"({clip(', '.join(sorted(teams)))}), found {clip(team)!r}"))
         out.append({"place": int(r[0]), "team": team, "line": no})
     df = pd.DataFrame(out, columns=["place", "team", "line"])
     for col, what in (("place", "place"), ("team", "team")):
@@ -189,6 +193,8 @@ class SeriesNight:
     # -- series files ------------------------------------------------------------------------
     def series_of(self, club: str, series_id: str) -> tuple[dict | None, File | None]:
         path = f"{club}/{series_id}{SERIES_SUFFIX}"
+        if not SERIES_ID.fullmatch(series_id):
+            return None, None  # not a file name (its match file is quarantined for its 'series:' line)
         if path not in self._series:
             f = self.tonight.get(path) or _load(self.root, path)
             if f is None:

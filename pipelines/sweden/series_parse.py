@@ -14,6 +14,7 @@ from fractions import Fraction
 import pandas as pd
 
 from pipelines.core.keyvalue import read_key_values
+from pipelines.core.text import clip
 from schemas.sweden_series import TABLES
 
 KNOWN = {
@@ -32,7 +33,12 @@ KNOWN = {
     "away_second_half": "away players of the second half",
 }
 REQUIRED = ["series", "round", "date", "table", "boards", "scale", "home", "away", "home_vp", "away_vp"]
-_INT = re.compile(r"\d+")
+_INT = re.compile(r"\d{1,4}")  # rounds, boards, scale, divisions: a longer number is a typing error
+INT_WHAT = "a whole number (at most 4 digits)"
+# a series id names its file <series>.series.txt in the club folder and its page folder serie-<series>:
+# letters, digits, '-' and '_' only (no '/', '..' or a name too long for the file system)
+SERIES_ID = re.compile(r"\w[\w-]{0,99}")
+SERIES_ID_WHAT = "a series id: the name of its file <series>.series.txt, of letters, digits, '-' and '_' (at most 100)"
 _VP = re.compile(r"\d+([.,]\d+)?")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 EXAMPLE = "home_vp: 18"
@@ -51,7 +57,7 @@ def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, st
             kv.values[key] = (where, value)
         elif kv.values[key][1] != value:
             problems.append((source_file, kv.where(key), f"{key}: expected {value!r} as in the series file {where}, "
-                                                         f"found {kv.values[key][1]!r}"))
+                                                         f"found {clip(kv.values[key][1])!r}"))
 
     def need(key, pattern, what):
         value = kv.get(key)
@@ -59,13 +65,14 @@ def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, st
             problems.append((source_file, key, f"missing setting {key!r}: expected {KNOWN[key]}"))
             return None
         if pattern is not None and not pattern.fullmatch(value):
-            problems.append((source_file, kv.where(key), f"{key}: expected {what}, found {value!r}"))
+            problems.append((source_file, kv.where(key), f"{key}: expected {what}, found {clip(value)!r}"))
             return None
         return value
 
     row = {"match_id": source_file, "source_file": source_file}
-    for key in ("series", "home", "away"):
-        row[key if key != "series" else "series_id"] = need(key, re.compile(r".*\S.*"), KNOWN[key])
+    row["series_id"] = need("series", SERIES_ID, SERIES_ID_WHAT)
+    for key in ("home", "away"):
+        row[key] = need(key, re.compile(r".*\S.*"), KNOWN[key])
     row["date"] = need("date", _DATE, "a date YYYY-MM-DD")
     if row["date"] is not None:
         try:
@@ -75,29 +82,29 @@ def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, st
             row["date"] = None
     row["table"] = need("table", re.compile("|".join(TABLES)), "one of " + ", ".join(TABLES))
     for key in ("round", "boards", "scale"):
-        v = need(key, _INT, "a whole number")
+        v = need(key, _INT, INT_WHAT)
         row[key if key != "scale" else "scale_total"] = int(v) if v is not None else None
     for key, default in (("divisions", "1"), ("division", "1")):
         v = kv.get(key, default)
         if not _INT.fullmatch(v):
-            problems.append((source_file, kv.where(key), f"{key}: expected a whole number, found {v!r}"))
+            problems.append((source_file, kv.where(key), f"{key}: expected {INT_WHAT}, found {clip(v)!r}"))
         row[key] = int(v) if _INT.fullmatch(v) else None
     played = kv.get("boards_played")
     if played is not None and not _INT.fullmatch(played):
-        problems.append((source_file, kv.where("boards_played"), f"boards_played: expected a whole number, found {played!r}"))
+        problems.append((source_file, kv.where("boards_played"), f"boards_played: expected {INT_WHAT}, found {clip(played)!r}"))
     row["boards_played"] = int(played) if played is not None and _INT.fullmatch(played) else None
     for key in ("home_vp", "away_vp", "home_penalty", "away_penalty"):
         v = need(key, _VP, "VP as a number (e.g. 17 or 17.5)") if key in REQUIRED else kv.get(key, "0")
         if v is not None and not _VP.fullmatch(v):
-            problems.append((source_file, kv.where(key), f"{key}: expected VP as a number, found {v!r}"))
+            problems.append((source_file, kv.where(key), f"{key}: expected VP as a number, found {clip(v)!r}"))
             v = None
         row[key] = Fraction(v.replace(",", ".")) if v is not None else None
     wo = kv.get("walkover", "no").lower()
     if wo not in ("yes", "no", "ja", "nej"):
-        problems.append((source_file, kv.where("walkover"), f"walkover: expected yes or no, found {wo!r}"))
+        problems.append((source_file, kv.where("walkover"), f"walkover: expected yes or no, found {clip(wo)!r}"))
     row["walkover"] = wo in ("yes", "ja")
     if row["home"] is not None and row["home"] == row["away"]:
-        problems.append((source_file, kv.where("away"), f"away: expected a team other than the home team, found {row['away']!r}"))
+        problems.append((source_file, kv.where("away"), f"away: expected a team other than the home team, found {clip(row['away'])!r}"))
     if None not in (row["home_vp"], row["away_vp"], row["scale_total"]) and \
             row["home_vp"] + row["away_vp"] + row["home_penalty"] + row["away_penalty"] > row["scale_total"]:
         problems.append((source_file, kv.where("home_vp"), f"VP: expected home_vp + away_vp + penalties at most the "

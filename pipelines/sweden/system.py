@@ -36,7 +36,7 @@ from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden import series_batch as SB
 from pipelines.sweden.travellers import TRAVELLER_SUFFIXES, standings_from_travellers, traveller_suffix
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
-from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, SourceRecord
+from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft, SourceRecord
 from schemas.sweden import Clubs, SeResult
 
 SYSTEM_NAME = "sweden"

@@ -265,3 +265,15 @@ def test_the_sample_teams_file_and_a_line_shuffled_copy_in_one_batch(tmp_path):
     assert rec.loc[f"{CLUB}/teams.pbn", "records_quarantined"] == 0
     assert rec.loc[f"{CLUB}/shuffled.pbn", "records_posted"] == 0
     assert (batch.quarantine["source_file"] == f"{CLUB}/shuffled.pbn").all()
+
+
+def test_csv_session_whose_only_line_cannot_be_scored_is_no_event(tmp_path):
+    # fuzz campaign seed 14, file 1881 (minimised): session 1 has board 9 at two tables (lines 2, 3);
+    # "session 5" has one line (board 21, line 4), which cannot be matchpointed. Before the fix the
+    # empty session became an event without a location and the whole file failed validation.
+    batch = process(["csv_fuzz_session_without_location.csv"], tmp_path)
+    assert batch.events["location"].tolist() == ["session 1, boards 9–9"]
+    assert reasons(batch.quarantine) == {
+        "line 4": "no board of this session has two results, so there is nothing to compare: matchpoints need at "
+                  "least two tables; send the complete traveller"}
+    assert batch.records[["records_posted", "records_quarantined"]].values.tolist() == [[2, 1]]

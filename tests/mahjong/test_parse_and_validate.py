@@ -1,6 +1,7 @@
 """Reading posts, and every validation failure from real malformed files (tests/mahjong/fixtures)."""
 from __future__ import annotations
 
+import gzip
 import subprocess
 import sys
 from decimal import Decimal
@@ -114,6 +115,19 @@ def test_csv_with_a_wrong_header(office):
     office.run()
     reason = office.query("select reason from quarantine")["reason"].iloc[0]
     assert reason == "line 1: the header lacks column(s) game, player, score, yakuman; expected date,game,rank,player,score,yakuman"
+
+
+def test_csv_whose_header_is_one_huge_field_is_quarantined_not_a_crash(office):
+    # fuzz campaign seed 14, file 1064 (minimised): the header line is 204,835 characters, one field
+    # longer than the CSV reader's limit; before the fix the reader raised and the file failed whole
+    office.post("sofu-mahjong/huge_header.csv", gzip.decompress((FIXTURES / "fuzz_header_too_long.csv.gz").read_bytes()))
+    office.run()
+    q = office.query("select location, reason from quarantine")
+    assert q["location"].tolist() == ["line 1"]
+    assert q["reason"].iloc[0].startswith(
+        "line 1: the header cannot be read (expected a line of at most 4,000 characters (is a line break missing?), "
+        "found date,game,rank,pl")
+    assert q["reason"].iloc[0].endswith("(204,835 characters)); the header should be date,game,rank,player,score,yakuman")
 
 
 def test_csv_with_bad_values_quarantines_those_games_only(office):

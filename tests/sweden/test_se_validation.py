@@ -283,3 +283,13 @@ def test_a_result_line_too_long_holds_the_list_with_its_line():
     st, problems = parse_standings("x/long-field.standings.csv", (FIX / "long-field.standings.csv").read_bytes(), "par")
     assert st is None
     assert [(p[1], p[2][:35]) for p in problems] == [("line 3", "expected a line of at most 4,000 ch")]
+
+
+def test_a_long_run_of_digits_in_the_distribution_is_one_problem_at_once():
+    # 'fördelning: 4 sp, 111…1 bp x' (3,000 ones): the old pattern '(?:\d+\s*)+' split the run of
+    # digits in exponentially many ways before failing (24 digits took 2 s; 3,000 never ended)
+    ev, problems = parse_event("x/long-digit-run.event.txt", (FIX / "long-digit-run.event.txt").read_bytes())
+    assert ev is None
+    reasons = {loc: r for _, loc, r in problems}
+    assert reasons["line 13"].startswith("fördelning: expected the points of each place from the final's winner, grouped "
+                                        "by denomination, e.g. '4 sp, 10 8 7 6 5 4 4 4 4 bp', found '4 sp, 1111")

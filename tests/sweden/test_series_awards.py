@@ -119,7 +119,7 @@ def test_bad_match_file_is_quarantined_with_messages():
     row, apps, problems = parse_match("bad.match.txt", (FIX / "bad.match.txt").read_bytes())
     assert row is None and apps.empty
     text = " | ".join(f"{loc}: {reason}" for _, loc, reason in problems)
-    for expected in ("round: expected a whole number, found 'fyra'", "date: expected a date YYYY-MM-DD",
+    for expected in ("round: expected a whole number (at most 4 digits), found 'fyra'", "date: expected a date YYYY-MM-DD",
                      "table: expected one of B2", "away_vp: expected VP", "unknown setting 'colour'",
                      "missing setting 'away_second_half'"):
         assert expected in text, text

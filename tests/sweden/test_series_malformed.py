@@ -36,3 +36,33 @@ def test_an_impossible_match_date_is_quarantined_at_its_line():
     reasons = {loc: reason for _, loc, reason in problems}
     date_line = next(loc for loc, reason in reasons.items() if reason.startswith("date:"))
     assert reasons[date_line] == "date: expected a real date YYYY-MM-DD, found '2024-00-30'"
+
+
+def _match_problems(name: str) -> dict[str, str]:
+    row, _, problems = parse_match(f"svensk-bridge/malmo-bk/{name}", (FIX / name).read_bytes())
+    assert row is None
+    return {reason.split(":")[0]: reason for _, _, reason in problems}
+
+
+def test_a_twenty_digit_round_is_a_problem_not_an_overflow():
+    # fuzz campaign seed 14, file 1230 (minimised): 'round: 99999999999999999999' was read as a
+    # Python int and overflowed the int64 column when the night posted its matches
+    assert _match_problems("huge-round.match.txt")["round"] == \
+        "round: expected a whole number (at most 4 digits), found '99999999999999999999'"
+
+
+def test_a_series_id_that_cannot_name_a_file_is_a_problem_not_an_os_error():
+    # fuzz campaign seed 14, file 1226 (minimised): 'series: hostserien' followed by 1,000 commas was
+    # looked up as the file hostserien,,,….series.txt: "File name too long" stopped the night
+    reason = _match_problems("series-id-of-commas.match.txt")["series"]
+    assert reason.startswith("series: expected a series id: the name of its file <series>.series.txt, of letters, "
+                             "digits, '-' and '_' (at most 100), found 'hostserien,,,,")
+    assert reason.endswith("(1,010 characters)'")
+
+
+def test_a_series_id_that_leaves_the_club_folder_is_refused():
+    data = (FIX / "huge-round.match.txt").read_bytes().replace(b"series: hostserien", b"series: ../../other-club/hostserien")
+    row, _, problems = parse_match("svensk-bridge/malmo-bk/x.match.txt", data)
+    assert row is None
+    assert any(reason.startswith("series: expected a series id") and "'../../other-club/hostserien'" in reason
+               for _, _, reason in problems)
