@@ -72,8 +72,11 @@ def recomputation_id(run_id: str) -> str:
 def recompute_selection(files: pd.DataFrame, latest: pd.DataFrame, lake, organisations: pd.DataFrame, request) -> pd.DataFrame:
     """The scanned files a recomputation re-derives: the current version of each path that posted
     (wholly or in part), of the organisations and system asked for, with an event in the date
-    range. They are processed as corrections of themselves (`supersedes_sha256` = own content),
-    so their lake rows and source records are renewed; every other file is left for the night."""
+    range; over the whole range also each current version that was quarantined whole (a rule
+    change can make it post: a new rule version reaching back to its date; its date is not known
+    until it is read, so a ranged recompute leaves it). They are processed as corrections of
+    themselves (`supersedes_sha256` = own content), so their lake rows and source records are
+    renewed; every other file is left for the night."""
     from schemas.ledger import EventRecord
 
     chosen = organisations.index.to_series()
@@ -84,7 +87,8 @@ def recompute_selection(files: pd.DataFrame, latest: pd.DataFrame, lake, organis
     status = latest[["organisation", "source_file", "sha256", "status"]].astype("string")
     f = files[(files["action"] == "unchanged") & files["organisation"].isin(chosen.index)]
     f = f.merge(status, on=["organisation", "source_file", "sha256"], how="inner")
-    f = f[f["status"].isin(["posted", "posted_with_quarantine"])].drop(columns="status")
+    statuses = ["posted", "posted_with_quarantine"] + (["quarantined"] if request.full_range else [])
+    f = f[f["status"].isin(statuses)].drop(columns="status")
     if not request.full_range and len(f):
         events = pd.concat([lake.read("events", EventRecord, org) for org in f["organisation"].unique()], ignore_index=True)
         dates = pd.to_datetime(events["event_date"].astype("string"))

@@ -240,6 +240,8 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         )
     )
     files = files.assign(supported=files["supported"] & ~files["too_large"]).drop(columns=["too_large", "limit_mb"])
+    if recompute is not None:  # a file quarantined for its type or size stays as it is: no rule reads it
+        files = files[files["supported"]]
     unsupported = files[files["action"].isin(["new", "correction"]) & ~files["supported"]
                         & ~files["source_file"].isin(oversized["source_file"])]
     quarantine_parts.append(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+import uuid
 from functools import cache
 from pathlib import Path
 
@@ -28,9 +29,11 @@ from pipelines.core.publishing import replace_folder
 from pipelines.core.sql import fetch
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
-                         autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
+                         autoescape=select_autoescape(["html", "j2", "atom"]), trim_blocks=True, lstrip_blocks=True)
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S | re.I)
 PLAYERS = "players"
+FEED = "feed.atom"
+FEED_ENTRIES = 50  # the newest entries a feed keeps (readers keep what they have seen)
 
 
 @cache
@@ -135,17 +138,74 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
         for page in folder.glob("*.html"):
             if page.name not in wanted:
                 page.unlink()
+    feed = write_feed(con, org, out_dir, text)
+    if feed is not None:
+        written.append(feed)
     # the report stays on disk once written (with nothing open it says so); linked while it lists a problem
     from pipelines.core.quarantine_report import open_problems as report_rows
 
     open_problems = len(report_rows(con, organisation))  # exactly what the report lists
     index = _TEMPLATES.get_template("site_index.html.j2").render(
         t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
-        pages=published_pages(out_dir), quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
+        pages=published_pages(out_dir), feed=FEED, quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
         players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html"} for p in players])
     if _write_if_changed(out_dir / "index.html", index):
         written.append(out_dir / "index.html")
     return written
+
+
+def feed_entries(con, organisation: str, limit: int = FEED_ENTRIES) -> pd.DataFrame:
+    """What each run posted for each file of the organisation, newest first: award and reversal
+    lines, players, the events' dates, and whether the run was a recomputation."""
+    return fetch(con, """
+        select
+            awards.run_id,
+            cast(runs.as_of as varchar) as as_of,
+            awards.source_file,
+            cast(min(awards.event_date) as varchar) as first_date,
+            cast(max(awards.event_date) as varchar) as last_date,
+            count(*) filter (where awards.entry_type = 'award') as posted,
+            count(*) filter (where awards.entry_type = 'reversal') as reversed,
+            count(distinct awards.player_id) filter (where awards.entry_type = 'award') as players,
+            awards.run_id in (select run_id from recomputations) as recomputed
+        from awards
+        inner join runs on runs.run_id = awards.run_id
+        where awards.organisation = ?
+        group by all
+        order by as_of desc, awards.run_id desc, awards.source_file
+        limit ?
+        """, [organisation, limit])
+
+
+def _feed_entry(row: dict, organisation: str, text: dict[str, str]) -> dict:
+    kind = ("feed_recomputed" if row["recomputed"] else "feed_withdrawn" if row["posted"] == 0
+            else "feed_corrected" if row["reversed"] else "feed_new")
+    summary = text["feed_reversed" if row["reversed"] else "feed_posted"].format(
+        posted=row["posted"], reversed=row["reversed"], players=row["players"])
+    dates = row["first_date"] if row["first_date"] == row["last_date"] else f"{row['first_date']} – {row['last_date']}"
+    return {
+        # an entry's id: one run's lines of one file, the same whenever the feed is rewritten
+        "id": uuid.uuid5(uuid.NAMESPACE_URL, f"pointledger:{organisation}:{row['run_id']}:{row['source_file']}").urn,
+        "title": f"{text[kind]}: {row['source_file']} ({dates})",
+        "as_of": row["as_of"], "href": "index.html", "summary": summary,
+    }
+
+
+def write_feed(con, org: pd.Series, out_dir: Path, text: dict[str, str]) -> Path | None:
+    """The organisation's Atom feed of new, corrected, withdrawn and recomputed results: one entry
+    per run and file (the newest FEED_ENTRIES). Unlike every other page it is the ledger's history
+    by design (a fresh run on the same inbox has one entry per file). Written for every organisation
+    the run publishes, with no entry while nothing posted (`updated` then a fixed 1970-01-01, so a
+    night that posts nothing rewrites nothing), so the index always links it. None: unchanged."""
+    organisation = org["organisation"]
+    rows = feed_entries(con, organisation)
+    updated = rows["as_of"].max() if len(rows) else "1970-01-01"
+    xml = _TEMPLATES.get_template("feed.atom.j2").render(
+        t=text, lang=org.get("language") or "en", organisation=org["display_name"], feed_name=FEED,
+        feed_id=uuid.uuid5(uuid.NAMESPACE_URL, f"pointledger:{organisation}").urn, updated=updated,
+        entries=[_feed_entry(r, organisation, text) for r in rows.to_dict("records")])
+    path = out_dir / FEED
+    return path if _write_if_changed(path, xml) else None
 
 
 def _write_if_changed(path: Path, text: str) -> bool:

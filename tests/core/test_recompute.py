@@ -177,6 +177,47 @@ def test_a_new_rule_version_in_the_past_is_picked_up_for_the_events_it_covers(tm
     assert (row["rule_versions_before"], row["rule_versions_after"]) == ("season-1", "season-1b")
 
 
+def test_a_quarantined_file_posts_when_a_rule_version_reaches_back_to_its_date(tmp_path):
+    """A game of 1999-12-20 comes before the league's first rule version (season-1, from
+    2000-01-01): the file is quarantined whole. The league adds season-0, from 1999-01-01, with
+    placing points 7 / 4 / 2 / 0 (A 35000 1st, B 2nd, C 3rd, D 15000 4th: no bust, no 3-koro under
+    season-1's thresholds copied). A recompute over the whole range re-reads the quarantined
+    version: A 7, B 4, C 2, D 0 posted under season-0, the file no longer in the quarantine; a
+    ranged recompute would not have read it (its date is unknown until read), a second posts nothing."""
+    office = Office(tmp_path)
+    old_game = GAME_1.replace("2026-09-03", "1999-12-20")
+    office.post("sofu-mahjong/1999-12-20.txt", old_game)
+    assert office.run().exit_code == nightly.EXIT_QUARANTINE
+    reasons = office.query("select reason from quarantine where source_file = 'sofu-mahjong/1999-12-20.txt'")["reason"]
+    assert any("before the league's first rule version (season-1, in force from 2000-01-01)" in r for r in reasons)
+
+    rules = office.data / "rules" / "mahjong"
+    versions = (rules / "rule_versions.csv").read_text(encoding="utf-8").splitlines()
+    season_1 = next(v for v in versions if v.startswith("sofu-league,season-1,"))
+    versions.insert(versions.index(season_1),
+                    season_1.replace("season-1,2000-01-01", "season-0,1999-01-01").split(',"')[0] + ',"Season 0"')
+    (rules / "rule_versions.csv").write_text("\n".join(versions) + "\n", encoding="utf-8")
+    (rules / "placing_points.csv").write_text((rules / "placing_points.csv").read_text(encoding="utf-8")
+                                              + "".join(f"sofu-league,season-0,{p},{v}\n" for p, v in [(1, 7), (2, 4), (3, 2), (4, 0)]),
+                                              encoding="utf-8")
+    ranged = _recompute(office, date_from=date(1999, 1, 1), dry_run=True)
+    assert ranged.report["recomputation"]["files"] == 0
+
+    done = _recompute(office, reason="season 0 added, from 1999-01-01")
+    assert done.report["recomputation"]["files"] == 1
+    lines = office.query("select entry_type, player_id, points, rule_version from awards where run_id = ? order by player_id",
+                         [done.run_id])
+    assert list(zip(lines["entry_type"], lines["player_id"], lines["points"], lines["rule_version"])) == [
+        ("award", "A", Decimal("7.00"), "season-0"), ("award", "B", Decimal("4.00"), "season-0"),
+        ("award", "C", Decimal("2.00"), "season-0"), ("award", "D", Decimal("0.00"), "season-0")]
+    q = office.query("select is_open, resolved_by_run from quarantine where source_file = 'sofu-mahjong/1999-12-20.txt'")
+    assert q.astype(str).values.tolist() == [["False", done.run_id]]
+    assert office.query("select status from sources where source_file = 'sofu-mahjong/1999-12-20.txt' and is_current"
+                        )["status"].tolist() == ["posted"]
+    again = _recompute(office)
+    assert again.report["award_lines"] == {"posted": 0, "reversals": 0}
+
+
 def test_recompute_and_run_exclude_each_other(tmp_path):
     import fcntl
 

@@ -118,3 +118,42 @@ def test_a_swedish_player_page_shows_the_master_class_and_the_promotion(office):
     assert "Mästarklass och befordringar" in first and "innehav 200.00 bp, 0.00 sp, 0.00 gp" in first
     promoted = office.query("select title, reached_on from se_promotions where member = '200000'")
     assert len(promoted) == 1 and f"befordran {promoted['reached_on'][0]}: {promoted['title'][0]}" in first
+
+
+def test_the_atom_feed_lists_new_corrected_and_recomputed_results(office):
+    import xml.etree.ElementTree as ET
+    from datetime import date
+
+    from pipelines.core import run as nightly
+
+    atom = "{http://www.w3.org/2005/Atom}"
+
+    def entries():
+        feed = ET.fromstring((office.state / "publications" / ORG / "feed.atom").read_bytes())
+        assert feed.find(f"{atom}id").text.startswith("urn:uuid:") and feed.find(f"{atom}author/{atom}name").text
+        return [(e.find(f"{atom}title").text, e.find(f"{atom}updated").text, e.find(f"{atom}summary").text)
+                for e in feed.findall(f"{atom}entry")]
+
+    # night 1 (as of 2026-12-02): game a, four players, four award lines (1st 7, 2nd 4, 3rd 2, 4th 0)
+    office.post(f"{ORG}/a.txt", game(3, ["A", "B", "C", "D"]))
+    assert office.run(date(2026, 12, 2)).exit_code == 0
+    assert entries() == [("新着成績: sofu-mahjong/a.txt (2026-11-03)", "2026-12-02T00:00:00Z", "4 名に 4 件のポイント行")]
+    index = page(office, f"{ORG}/index.html")
+    assert '<a href="feed.atom" type="application/atom+xml">' in index and 'rel="alternate" type="application/atom+xml"' in index
+
+    # night 2: game a corrected (C and D swapped): a correction reverses every line of the file's
+    # earlier version and posts the new version's (DESIGN: 4 reversed, 4 posted), newest entry first
+    office.post(f"{ORG}/a.txt", game(3, ["A", "B", "D", "C"]))
+    assert office.run(date(2026, 12, 3)).exit_code == 0
+    got = entries()
+    assert got[0] == ("訂正成績: sofu-mahjong/a.txt (2026-11-03)", "2026-12-03T00:00:00Z", "4 件を取り消し、4 件を記帳")
+    assert got[1][1] == "2026-12-02T00:00:00Z" and len(got) == 2
+
+    # 2nd place of season-2 (from 2026-10-01, the game.s season) made worth 5 and recomputed: a
+    # recompute posts the difference only, B.s 2nd place
+    path = office.data / "rules" / "mahjong" / "placing_points.csv"
+    path.write_text(path.read_text(encoding="utf-8").replace("sofu-league,season-2,2,4\n", "sofu-league,season-2,2,5\n"),
+                    encoding="utf-8")
+    done = nightly.run(office.inbox, office.state, date(2026, 12, 4), office.data_dir(), recompute=nightly.Recompute())
+    assert done.exit_code == 0
+    assert entries()[0] == ("規定変更による再計算: sofu-mahjong/a.txt (2026-11-03)", "2026-12-04T00:00:00Z", "1 件を取り消し、1 件を記帳")
