@@ -73,6 +73,11 @@ def _decode(data: bytes) -> str:
 
 
 _SECTION_TAGS = {"Auction", "Play"}  # tags followed by data lines (also every "...Table" tag)
+# the tables of the PBN 2.1 standard (section 5) and the per-direction totals some scorers write: their
+# rows are read (ScoreTable, TotalScoreTable*) or knowingly passed over; rows under any other "...Table"
+# tag (a misspelt [ScoreTable], say) are each reported, never passed over in silence
+_KNOWN_TABLES = {"ScoreTable", "TotalScoreTable", "TotalScoreTableNS", "TotalScoreTableEW", "OptimumResultTable",
+                 "OptimumPlayTable", "ActionTable", "AuctionTimeTable", "InstantScoreTable", "PlayTimeTable"}
 _UNKNOWN_LINE = ("expected a PBN tag such as [Board \"1\"], a row of the score table above it, a comment "
                  "(%, ; or {...}) or a blank line between games")
 
@@ -135,7 +140,12 @@ def _games(text: str) -> tuple[list[dict], list[tuple[str, str]]]:
                     if name.endswith("Table"):
                         cur["tables"][name] = (value, no, [])
                 elif cur is not None and section is not None:
-                    if section in cur["tables"]:
+                    if section in cur["tables"] and section not in _KNOWN_TABLES:
+                        problems.append((f"line {no}", f"this row belongs to the [{clip(section)}] tag at line "
+                                         f"{cur['tables'][section][1]}, which is not a PBN table: expected [ScoreTable "
+                                         f"\"...\"] (the results of the board) or another table of the PBN standard; "
+                                         f"found '{clip(s)}'"))
+                    elif section in cur["tables"]:
                         cur["tables"][section][2].append((s, no))
                     # else: auction calls or played cards, which are not read
                 else:

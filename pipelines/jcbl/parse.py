@@ -269,6 +269,9 @@ def parse_event(source_file: str, data: bytes, organisation: str | None = None, 
         if strats and (strats[0][1] is not None or any(l is None for _, l in strats[1:])):
             problems.append((source_file, where("strats"), "strats: the first strat must be open and the others must have a limit (A=open, B=1000, C=500)"))
         lim = [l for _, l in strats[1:] if l is not None]
+        if 0 in lim:  # "under 0 MP" takes in no one
+            problems.append((source_file, where("strats"), f"strats: a limit is a number of masterpoints of at least 1 "
+                                                           f"(B=1000 means under 1000 MP), found {lim}"))
         if any(b >= a for a, b in zip(lim, lim[1:])):
             problems.append((source_file, where("strats"), f"strats: limits must decrease (e.g. 1000 then 500), found {lim}"))
     org = organisation or (values.get("organisation", (0, ""))[1]) or (

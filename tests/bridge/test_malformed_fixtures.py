@@ -66,6 +66,16 @@ def test_pbn_game_without_board_tag_reports_each_result_at_its_line():
     assert all("without a [Board] tag (the game starting at line 15)" in v for v in r.values())
 
 
+def test_pbn_rows_under_a_misspelt_table_tag_are_each_reported():
+    # the fuzz campaign's finding: [ScordTable] (one flipped byte) made board 23's twelve results vanish
+    lines, q = read("pbn_misspelt_scoretable.pbn")
+    assert sorted(lines["location"]) == [f"BOARD 1, SCORETABLE ROW {i} (line {10 + i})" for i in (1, 2, 3)]
+    r = reasons(q)
+    assert list(r) == ["line 20", "line 21", "line 22"]
+    assert all("the [ScordTable] tag at line 19, which is not a PBN table: expected [ScoreTable" in v for v in r.values())
+    assert "found '1  2 2H    S  8    110'" in r["line 20"]
+
+
 def test_pbn_stray_text_is_a_problem_at_its_line_and_the_rest_is_read():
     lines, q = read("pbn_stray_text.pbn")
     assert len(lines) == 6  # the two-line {comment} at lines 16-17 is allowed chatter

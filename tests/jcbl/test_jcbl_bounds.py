@@ -72,6 +72,15 @@ def test_an_event_date_outside_the_window_is_a_problem_of_the_date_line(name, fr
     assert fragment in reason
 
 
+def test_a_strat_limit_of_zero_is_a_problem_of_the_strats_line():
+    # the fuzz campaign's minimised finding (it crashed the schema check): CR-only line endings, a
+    # stray quote in the name, and 'strats: A=open, B=1000, C=0' on line 8
+    frames, q = parse_event(f"{ORG}/e.event.txt", fixture("fuzz-strat-limit-zero.event.txt"), ORG, as_of=AS_OF)
+    assert frames["event"].empty
+    assert reasons(q, "line 8") == [
+        "strats: a limit is a number of masterpoints of at least 1 (B=1000 means under 1000 MP), found [1000, 0]"]
+
+
 def test_an_event_dated_9999_never_fails_the_batch(tmp_path):
     batch, _ = process(tmp_path, "jcbl", ORG, {"e.event.txt": fixture("date-9999.event.txt"),
                                                 "e.standings.csv": fixture("even-chance.standings.csv")}, AS_OF)

@@ -72,6 +72,9 @@ def test_standings_file_and_awards():
     ("date: 2024-06-01\nkind: weekly_pairs\nclass: three\n", "line 3", "class: expected a whole number 1-9, found 'three'"),
     ("kind: weekly_pairs\n", "date", "missing setting 'date'"),
     ("date: 2024-06-01\nkind: stf_pairs\nstrats: A=1000, B=open\n", "line 3", "the first strat must be open"),
+    # the fuzz campaign's finding (tests/jcbl/fixtures/fuzz-strat-limit-zero.event.txt is the file itself)
+    ("date: 2024-06-01\nkind: stf_pairs\nstrats: A=open, B=1000, C=0\n", "line 3",
+     "a limit is a number of masterpoints of at least 1 (B=1000 means under 1000 MP), found [1000, 0]"),
     ("date: 2024-06-01\ndate: 2024-06-02\nkind: weekly_pairs\n", "line 2", "given twice"),
     ("just some words\n", "line 1", "expected 'key: value'"),
     (b"\xff\xfe\x00garbage".decode("latin-1"), "line 1", "expected 'key: value'"),
