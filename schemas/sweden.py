@@ -140,10 +140,43 @@ class Requirements(pa.DataFrameModel):
     max_boards: Series[str] = pa.Field(str_matches=r"^\d*$")
     scale_factor: Series[str] = pa.Field(str_matches=NUMBER)
     min_boards_per_match: Series[str] = pa.Field(str_matches=r"^\d*$")
+    # "ja": the row of championship qualifications (SM-kval and DM finals, seed p. 4), used instead of
+    # the ordinary rows of its level and form for an event with 'dm:'
+    championship: Series[str] = pa.Field(isin=["", "ja"])
     note: Series[str] = pa.Field()
 
     class Config(_Strict):
-        unique = ["rule_version", "level", "form", "min_boards"]
+        unique = ["rule_version", "level", "form", "min_boards", "championship"]
+
+
+class DmBonus(pa.DataFrameModel):
+    """dm_bonus.csv: "Bonus för DM-finaler" (seed p. 15), points per player by final place, for
+    the team DM final / SM-kval (lag), the pairs DM / SM-kval (par) and the other DM finals (övrig)."""
+    rule_version: Series[str] = pa.Field()
+    kind: Series[str] = pa.Field(isin=["lag", "par", "övrig"])
+    place: Series[int] = pa.Field(ge=1, le=16)
+    points: Series[int] = pa.Field(ge=1)
+    denomination: Series[str] = pa.Field(isin=DENOMINATIONS)
+    source: Series[str] = pa.Field()
+
+    class Config(_Strict):
+        unique = ["rule_version", "kind", "place"]
+
+
+class SmFinals(pa.DataFrameModel):
+    """sm_finals.csv: the fixed places of the SM finals (seed p. 16): H2, the SM pairs finals of
+    seniors, women and juniors (h2) and mixed (h2-mixed), the places after them by Tabell D; G2, the
+    SM team final of veterans and juniors (g2), per player by the number of teams."""
+    rule_version: Series[str] = pa.Field()
+    final: Series[str] = pa.Field(isin=["h2", "h2-mixed", "g2"])
+    entrants_from: Series[int] = pa.Field(ge=1)
+    place: Series[int] = pa.Field(ge=1, le=16)
+    points: Series[int] = pa.Field(ge=1)
+    denomination: Series[str] = pa.Field(isin=DENOMINATIONS)
+    source: Series[str] = pa.Field()
+
+    class Config(_Strict):
+        unique = ["rule_version", "final", "entrants_from", "place"]
 
 
 class GoldPlaces(pa.DataFrameModel):
@@ -384,6 +417,8 @@ RULE_TABLES = {
     "board_coefficients": BoardCoefficients,
     "division_coefficients": DivisionCoefficients,
     "requirements": Requirements,
+    "dm_bonus": DmBonus,
+    "sm_finals": SmFinals,
     "gold_places": GoldPlaces,
     "small_events": SmallEvents,
     "fees": Fees,

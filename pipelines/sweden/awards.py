@@ -238,7 +238,7 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
         places = [("sp", ceil(x)) for x in exact]
         parts.append(f"common list of the heats: {_fmt(fr)} of these points to at most {most} pairs, rounded up, no bronze")
     req = rules.tables["requirements"]
-    half = req[(req["level"] == "silver") & (req["form"] == form) & (req["max_boards"] != "")]
+    half = req[(req["level"] == "silver") & (req["form"] == form) & (req["max_boards"] != "") & (req["championship"] == "")]
     if level == "silver" and ev.get("boards") is not None:
         for r in half.itertuples():
             if r.min_boards <= ev["boards"] <= int(r.max_boards):
@@ -251,7 +251,7 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
 
 
 _LIST_KEYS = ("level", "form", "boards", "met", "groups", "group", "division", "nybörjarträff", "orutinerade", "handikapp",
-              "final", "qual_rounds", "final_rounds", "gemensam_lista", "carry_over", "field", "first_place", "tk_permission", "distribution")
+              "final", "qual_rounds", "final_rounds", "gemensam_lista", "carry_over", "field", "first_place", "tk_permission", "distribution", "dm", "sm_final", "matches")
 
 
 def lower_final(ev: dict) -> bool:
@@ -278,7 +278,38 @@ def event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     return rules._cache[key]
 
 
+def sm_final_places(rules: SwedenRules, final: str, n: int, version: str = "se-2009") -> list[tuple[str, int]]:
+    """The fixed places of an SM final (sm_finals.csv): the row of the largest entrants_from <= n."""
+    t = rules.tables["sm_finals"]
+    t = t[(t["rule_version"] == version) & (t["final"] == final) & (t["entrants_from"] <= n)]
+    if t.empty:
+        return []
+    t = t[t["entrants_from"] == t["entrants_from"].max()].sort_values("place")
+    return list(zip(t["denomination"], t["points"].astype(int)))
+
+
+def _sm_final_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
+    """Tabell H2: the fixed gold places, then Tabell D's places after them, bronze × 3 instead of the
+    silver event's × 2; Tabell G2: the fixed gold places per player only."""
+    fixed = sm_final_places(rules, ev["sm_final"], n)
+    text = " ".join(f"{v}" for _, v in fixed) + " gp"
+    if ev["sm_final"] == "g2":
+        return EventList(fixed, f"Tabell G2, SM team final of veterans/juniors, {n} teams: {text} per player")
+    smallest = int(rules.printed["D"]["size"].min())
+    if n < smallest:  # Tabell D starts at 12 pairs: a smaller final has only the fixed places
+        return EventList(fixed, f"Tabell H2, SM pairs final, {n} pairs: {text} (Tabell D starts at {smallest} pairs)")
+    el = _silver_list(rules, dict(ev, level="silver", sm_final=None), n)
+    silver_factor, final_factor = int(rules.param("silver_bronze_factor")), int(rules.param("sm_final_bronze_factor"))
+    rest = [(d, v // silver_factor * final_factor if d == "bp" else v) for d, v in el.places[len(fixed):]]
+    rest_exact = [Fraction(v) for _, v in rest]
+    header = (f"Tabell H2{' mixed' if ev['sm_final'] == 'h2-mixed' else ''}, SM pairs final, {n} pairs: places 1-{len(fixed)} "
+              f"{text}; then {el.header} from place {len(fixed) + 1}, bronze × {final_factor} (SM finals)")
+    return EventList(fixed + rest, header, exact=[Fraction(v) for _, v in fixed] + rest_exact)
+
+
 def _event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
+    if ev.get("sm_final"):
+        return _sm_final_list(rules, ev, n)
     if fresh_final(ev):
         el = _bronze_list(rules, dict(ev, level="brons", final=None, carry_over=None), n)
         return EventList(el.places, f"{ev['final']}-final without carry-over: a new bronze competition from zero, {el.header}",
@@ -315,10 +346,34 @@ def check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> li
 
 
 def _check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
+    if ev.get("sm_final"):
+        return _check_sm_final(rules, ev, n)
     if fresh_final(ev):  # a new bronze competition of the final's own field
         return _check_requirements(rules, dict(ev, level="brons", final=None, carry_over=None), n, section)
     out = _check_final(rules, ev, n) if ev.get("final") and ev.get("carry_over") else []
     return out + _check_level(rules, ev, scored_field(ev, n), section)
+
+
+def _check_sm_final(rules: SwedenRules, ev: dict, n: int) -> list[str]:
+    """An SM final has its own table (H2, G2): enough entrants for the table's first row and, for
+    G2, matches of fewer than 12 boards (with 12 or more another scale applies: the office's)."""
+    t = rules.tables["sm_finals"]
+    least = int(t.loc[t["final"] == ev["sm_final"], "entrants_from"].min())
+    many = UNIT[ev["form"]][1]
+    out = []
+    if ev["sm_final"].startswith("h2") and n < 4:
+        least = 4
+    if n < least:
+        out.append(f"SM final {ev['sm_final']}: at least {least} {many} are needed for its table, found {n}")
+    if ev["sm_final"] == "g2":
+        most = int(rules.param("g2_max_boards_per_match"))
+        if not ev.get("matches") or not ev.get("boards"):
+            out.append("SM final g2: write matcher (matches each team played) and brickor: Tabell G2 holds for matches of "
+                       f"at most {most} boards")
+        elif Fraction(ev["boards"], ev["matches"]) > most:
+            out.append(f"SM final g2: {ev['boards']} boards in {ev['matches']} matches is more than {most} boards a match; "
+                       "Tabell G2 holds for matches of fewer than 12 boards, others have another scale: contact the office (kansliet)")
+    return out
 
 
 def _check_final(rules: SwedenRules, ev: dict, n: int) -> list[str]:
@@ -342,13 +397,21 @@ def _check_final(rules: SwedenRules, ev: dict, n: int) -> list[str]:
     return out
 
 
+def requirement_rows(rules: SwedenRules, level: str, form: str, championship: bool) -> pd.DataFrame:
+    """The requirements of a level and form: a championship qualification (SM-kval, DM final) has its
+    own row where requirements.csv gives one (seed p. 4: 12 pairs / 42 boards), else the ordinary ones."""
+    req = rules.tables["requirements"]
+    rows = req[(req["level"] == level) & (req["form"] == form)]
+    own = rows[rows["championship"] == "ja"]
+    return own if championship and len(own) else rows[rows["championship"] == ""]
+
+
 def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
     form, level = ev["form"], ev["level"]
     one, many = UNIT[form]
     where = f" ({section})" if section else ""
-    req = rules.tables["requirements"]
     lvl = "guld" if level == "förhöjt guld" else level
-    rows = req[(req["level"] == lvl) & (req["form"] == form)]
+    rows = requirement_rows(rules, lvl, form, bool(ev.get("dm")))
     out = []
     if rows.empty:
         return [f"nivå {level} is not available for form {form} in these rules (team barometers have no gold table)"]

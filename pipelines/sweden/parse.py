@@ -50,6 +50,12 @@ EVENT_KEYS = {
     "matcher": "matches each team played (a barometer)",
     "divisioner": "ja / 2: a barometer in two divisions (the sektion column is 1 or 2)",
     "mästerskap": "ja: a championship (the openness percentages do not apply)",
+    "dm": "a district championship (DM) final or SM qualification: lag (teams), par (pairs) or övrig (any other DM "
+          "final); places 1-3 get the DM bonus of dm_bonus.csv (implies mästerskap: ja; silver, 12 pairs / 42 boards)",
+    "sm_final": "an SM final with its own table (seed p. 16): h2 (SM pairs final of seniors, women or juniors), h2-mixed "
+                "(mixed pairs) or g2 (SM team final of veterans or juniors, a lagbarometer with matcher); nivå: guld",
+    "dm_öppen": "ja: an open DM pairs final (every pair gets the bonus); nej or absent: closed (only pairs whose two "
+                "players both belong to clubs of the district)",
     "sanktion": "the sanction reference of a silver or gold event",
     "gäster": "ja: non-members may play (they get no points)",
     "avbruten": "ja: the event was aborted or a walkover (no points)",
@@ -67,7 +73,8 @@ ALIASES = {"date": "datum", "club": "klubb", "name": "namn", "level": "nivå", "
            "common_list": "gemensam_lista", "carryover": "carry_over", "overföring": "carry_over",
            "qualification_pairs": "kval_par", "first_place": "första_plac", "forsta_plac": "första_plac",
            "tk_permission": "tk_tillstånd", "tk_tillstand": "tk_tillstånd",
-           "distribution": "fördelning", "fordelning": "fördelning", "evenings": "kvällar", "kvallar": "kvällar"}
+           "distribution": "fördelning", "fordelning": "fördelning", "district_final": "dm", "dm_open": "dm_öppen",
+           "dm_oppen": "dm_öppen", "sm-final": "sm_final", "smfinal": "sm_final", "evenings": "kvällar", "kvallar": "kvällar"}
 
 STANDINGS_COLUMNS = {"plac": "place", "place": "place", "placering": "place", "par": "entrant", "lag": "entrant",
                      "entrant": "entrant", "nr": "entrant", "spelare": "entrant", "medlemmar": "members",
@@ -160,6 +167,8 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
     ev["qual_rounds"] = whole("kval_ronder", 1, 500)
     ev["final_rounds"] = whole("final_ronder", 1, 500)
     _finals(kv, ev, problems, source_file, whole, yes)
+    _district_final(kv, ev, problems, source_file, yes)
+    _sm_final(kv, ev, problems, source_file)
     ev["matches"] = whole("matcher", 1, 200)
     ev["club"] = kv.get("klubb") or None
     if ev["club"] and not re.fullmatch(r"\d{1,9}", ev["club"]):
@@ -177,6 +186,59 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
     if ev["evenings"]:
         _evening_totals(kv, ev, problems, source_file)
     return (None if problems else ev), problems
+
+
+DM_KINDS = {"lag": "lag", "team": "lag", "teams": "lag", "par": "par", "pairs": "par", "övrig": "övrig",
+            "övriga": "övrig", "ovrig": "övrig", "other": "övrig"}
+DM_FORMS = {"lag": "lagbarometer", "par": "par"}  # the form a DM kind is played in (övrig: any)
+
+
+def _district_final(kv, ev: dict, problems: list, source_file: str, yes) -> None:
+    """dm, dm_öppen (docs/sweden.md, 'DM finals'): the bonus table's kind and whether a pairs DM is open."""
+    raw = (kv.get("dm") or "").strip()
+    ev["dm"] = DM_KINDS.get(raw.lower()) if raw else None
+    ev["dm_open"] = yes("dm_öppen")
+    if raw and ev["dm"] is None:
+        _q(problems, source_file, kv.where("dm"), f"dm: expected lag, par or övrig (the kind of DM final), found {clip(raw)!r}")
+        return
+    if ev["dm"] is None:
+        if kv.get("dm_öppen"):
+            _q(problems, source_file, kv.where("dm_öppen"), "dm_öppen: only for a DM final (add 'dm: par')")
+        return
+    ev["mästerskap"] = True  # a DM final is a championship: the openness percentages do not apply
+    if ev["level"] == "brons":
+        _q(problems, source_file, kv.where("dm"), "dm: a DM final is a silver event (its bonus is silver, and the silver "
+           "requirements on boards apply, seed p. 15); write nivå: silver")
+    want = DM_FORMS.get(ev["dm"])
+    if want and ev["form"] and ev["form"] != want:
+        _q(problems, source_file, kv.where("dm"), f"dm: {ev['dm']} is a {want} final, but form is {ev['form']}; "
+           "for any other DM final write dm: övrig")
+    if ev["dm_open"] and ev["form"] and ev["form"] != "par":
+        _q(problems, source_file, kv.where("dm_öppen"), "dm_öppen: open or closed is said of a pairs DM (form: par)")
+
+
+SM_FINAL_FORMS = {"h2": "par", "h2-mixed": "par", "g2": "lagbarometer"}
+
+
+def _sm_final(kv, ev: dict, problems: list, source_file: str) -> None:
+    """sm_final (docs/sweden.md, 'SM finals'): H2 and G2 replace the level's table."""
+    raw = (kv.get("sm_final") or "").strip().lower()
+    ev["sm_final"] = raw if raw in SM_FINAL_FORMS else None
+    if not raw:
+        return
+    if ev["sm_final"] is None:
+        _q(problems, source_file, kv.where("sm_final"), f"sm_final: expected h2, h2-mixed or g2 (seed p. 16), found {clip(raw)!r}")
+        return
+    ev["mästerskap"] = True
+    want = SM_FINAL_FORMS[raw]
+    if ev["form"] and ev["form"] != want:
+        _q(problems, source_file, kv.where("sm_final"), f"sm_final: {raw} is a {want} final, but form is {ev['form']}")
+    if ev["level"] and ev["level"] != "guld":
+        _q(problems, source_file, kv.where("sm_final"), f"sm_final: an SM final gives gold points (Tabell {raw[:2].upper()}); "
+           f"write nivå: guld, found {ev['level']}")
+    if ev.get("dm") or ev.get("final"):
+        _q(problems, source_file, kv.where("sm_final"), "sm_final: an SM final is neither a DM final (dm) nor a final of a "
+           "qualification with carry-over (final)")
 
 
 def _finals(kv, ev: dict, problems: list, source_file: str, whole, yes) -> None:

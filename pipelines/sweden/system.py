@@ -27,6 +27,7 @@ import pandas as pd
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.core.text import clip
 from pipelines.sweden import awards as A
+from pipelines.sweden import championships as DM
 from pipelines.sweden.evenings import check_evenings
 from pipelines.sweden.classes import rates_table
 from pipelines.sweden import ranking as R
@@ -537,16 +538,7 @@ class _Batch:
             lines = lines.merge(meta[~meta["aborted"]], on="event_id")
             lines = lines.merge(standings[["competition_id", "entrant", "location"]],
                                 left_on=["competition", "entrant"], right_on=["competition_id", "entrant"], how="left")
-            drafts = pd.DataFrame({
-                "organisation": self.organisation, "system": SYSTEM_NAME, "event_id": lines["event_id"].to_numpy(),
-                "event_date": pd.Series(list(lines["event_date"]), dtype=DATE),
-                "player_id": lines["member"].to_numpy(), "denomination": lines["denomination"].to_numpy(),
-                "points": pd.Series([Decimal(int(v)).quantize(Decimal("0.01")) for v in lines["final"]], dtype=POINTS),
-                "rule_version": lines["rule_version"].to_numpy(), "basis": lines["basis"].to_numpy(),
-                "season": lines["season"].to_numpy(), "source_file": lines["source_file"].to_numpy(),
-                "source_sha256": lines["source_sha256"].to_numpy(), "location": lines["location"].fillna("").to_numpy(),
-            })
-            self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
+            self._append_awards(lines, "event_id", "final")
             best = lines.groupby(["competition", "entrant", "denomination"])["final"].max().unstack("denomination")
             standings = standings.merge(best.reset_index(), left_on=["competition_id", "entrant"], right_on=["competition", "entrant"],
                                         how="left", suffixes=("", "_pts"))
@@ -569,6 +561,7 @@ class _Batch:
             self.posted[files["standings"].source_file] = len(st) if files["standings"].in_batch else 0
             if files["event"].in_batch:
                 self.posted[files["event"].source_file] = 1
+        self._post_dm_bonus(standings, meta)
         rows = standings.merge(meta.drop(columns=["aborted"]), on="event_id")
         zero = Decimal("0.00")
         frame = pd.DataFrame({
@@ -585,6 +578,61 @@ class _Batch:
             "rp_basis": rows.get("rp_basis", pd.Series("", index=rows.index)).fillna(""),
         })
         self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
+
+    def _post_dm_bonus(self, standings: pd.DataFrame, meta: pd.DataFrame) -> None:
+        """The DM-final bonus of places 1-3 (seed p. 15; pipelines/sweden/championships.py): ledger lines
+        in their own event ``<event>#dm-bonus`` (kind se_dm_bonus_<kind>), so that they are told apart
+        from the final's own award and earn no ranking points (a bonus never does, seed section 7)."""
+        dm = {key: (ev, club) for key, ev, st, files, comps, club, version, guests in self.pending
+              if ev.get("dm") and not ev["avbruten"] and club is not None}
+        if not dm:
+            return
+        version_of = dict(zip(meta["event_id"], meta["rule_version"]))
+        st = standings[standings["event_id"].isin(list(dm))]
+        st = st.assign(kind=st["event_id"].map(lambda k: dm[k][0]["dm"]), form=st["event_id"].map(lambda k: dm[k][0]["form"]),
+                       open=st["event_id"].map(lambda k: bool(dm[k][0]["dm_open"])),
+                       district=st["event_id"].map(lambda k: dm[k][1]["district"]),
+                       of=st["event_id"].map(lambda k: dm[k][0].get("rounds") or dm[k][0].get("boards") or 0))
+        table = self.rules.tables["dm_bonus"]
+        lines, withheld = [], []
+        for version, part in st.groupby(st["event_id"].map(version_of)):
+            bonus = table[table["rule_version"] == version]
+            got, held = DM.bonus_lines(DM.bonus_players(part), bonus, self.members["club"].astype(str),
+                                       self.clubs.set_index(self.clubs["club"].astype(str))["district"])
+            lines.append(got.assign(rule_version=version))
+            withheld.append(held)
+        lines = pd.concat(lines, ignore_index=True)
+        lines = lines[lines["member"].isin(self.members.index)]
+        withheld = pd.concat(withheld, ignore_index=True)
+        info = meta.set_index("event_id")
+        for key, (ev, club) in dm.items():
+            held = withheld[withheld["event_id"] == key]
+            note = "; ".join(f"{m}: {r}" for m, r in zip(held["member"], held["reason"]))
+            self.events.append({"event_id": f"{key}#dm-bonus", "organisation": self.organisation, "system": SYSTEM_NAME,
+                                "event_date": ev["date"], "kind": f"se_dm_bonus_{ev['dm']}",
+                                "source_file": info.at[key, "source_file"], "source_sha256": info.at[key, "source_sha256"],
+                                "location": f"DM bonus of places 1-3 of {key} (dm: {ev['dm']}"
+                                            + (", open" if ev["dm_open"] else ", closed" if ev["form"] == "par" else "") + ")"
+                                            + (f"; no bonus for {note}" if note else "")})
+        if lines.empty:
+            return
+        lines = lines.assign(bonus_event=lines["event_id"] + "#dm-bonus").merge(
+            info[["event_date", "season", "source_file", "source_sha256"]], left_on="event_id", right_index=True)
+        self._append_awards(lines, "bonus_event", "points")
+
+    def _append_awards(self, lines: pd.DataFrame, event_column: str, points_column: str) -> None:
+        """Award drafts of whole points from a frame of lines (member, denomination, event_date,
+        rule_version, basis, season, source_file, source_sha256, location)."""
+        drafts = pd.DataFrame({
+            "organisation": self.organisation, "system": SYSTEM_NAME, "event_id": lines[event_column].to_numpy(),
+            "event_date": pd.Series(list(lines["event_date"]), dtype=DATE),
+            "player_id": lines["member"].to_numpy(), "denomination": lines["denomination"].to_numpy(),
+            "points": pd.Series([Decimal(int(v)).quantize(Decimal("0.01")) for v in lines[points_column]], dtype=POINTS),
+            "rule_version": lines["rule_version"].to_numpy(), "basis": lines["basis"].to_numpy(),
+            "season": lines["season"].to_numpy(), "source_file": lines["source_file"].to_numpy(),
+            "source_sha256": lines["source_sha256"].to_numpy(), "location": lines["location"].fillna("").to_numpy(),
+        })
+        self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
 
     def _post_conversion(self, f: _File) -> None:
         """A conversion file of the office (seed section 8): each row of a known member becomes a ledger
