@@ -17,16 +17,12 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pipelines.core.templating import template_env
 
 from pipelines.core.sql import fetch
 from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet_safe
 
-_TEMPLATES = Environment(
-    loader=FileSystemLoader(Path(__file__).parent / "templates"),
-    autoescape=select_autoescape(["html", "j2"]),
-    keep_trailing_newline=True,
-)
+_TEMPLATES = template_env(Path(__file__).parent / "templates")
 CSV_COLUMNS = ["club", "season", "as_of", "rank", "player", "events", "matches_won", "points"]
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
 

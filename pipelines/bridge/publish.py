@@ -23,17 +23,13 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pipelines.core.templating import template_env
 
 from pipelines.core.sql import fetch
 from pipelines.core.publishing import replace_folder, spreadsheet_safe
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
-_TEMPLATES = Environment(
-    loader=FileSystemLoader(TEMPLATE_DIR),
-    autoescape=select_autoescape(["html", "j2"]),
-    keep_trailing_newline=True,
-)
+_TEMPLATES = template_env(TEMPLATE_DIR)
 MARKER = ".version"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "N": "NT"}
 MOVEMENTS = {"mitchell": "ミッチェル Mitchell", "howell": "ハウエル Howell", "teams": "チーム戦 Teams"}

@@ -16,16 +16,12 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pipelines.core.templating import template_env
 
 from pipelines.core.sql import fetch
 from pipelines.core.publishing import event_folder, remove_withdrawn_events, replace_folder, spreadsheet_safe
 
-_TEMPLATES = Environment(
-    loader=FileSystemLoader(Path(__file__).parent / "templates"),
-    autoescape=select_autoescape(["html", "j2"]),
-    keep_trailing_newline=True,
-)
+_TEMPLATES = template_env(Path(__file__).parent / "templates")
 _UNIT_LABEL = {"pair": ("ペア", "ペア", "組"), "team": ("チーム", "チーム", "チーム")}
 CSV_COLUMNS = ["event_id", "event_date", "event_name", "kind", "unit", "flight", "rank", "entrant", "players",
                "rp", "bp", "mp", "session_1_pct", "session_2_pct", "winning_vp"]

@@ -13,13 +13,9 @@ from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet
 from pipelines.core.sql import fetch
 from pipelines.mahjong import calendar
 import pandas as pd
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pipelines.core.templating import template_env
 
-_TEMPLATES = Environment(
-    loader=FileSystemLoader(Path(__file__).parent / "templates"),
-    autoescape=select_autoescape(["html", "j2"]),
-    keep_trailing_newline=True,
-)
+_TEMPLATES = template_env(Path(__file__).parent / "templates")
 def _points_text(value) -> str:
     """7.00 → 7, 251.50 → 251.5 (what players write); exact, from the decimal's own digits."""
     text = str(value)

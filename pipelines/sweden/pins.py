@@ -16,13 +16,12 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pipelines.core.templating import template_env
 
 from pipelines.core.publishing import folder_holds, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 
-_TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
-                         autoescape=select_autoescape(["html", "j2"]), keep_trailing_newline=True)
+_TEMPLATES = template_env(Path(__file__).parent / "templates")
 FOLDER = "nålar"
 CSV_COLUMNS = ["månad", "klubb", "klubbnamn", "medlemsnummer", "namn", "nivå", "mästarvärdighet", "uppnådd", "körning"]
 

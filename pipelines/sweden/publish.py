@@ -16,13 +16,12 @@ from urllib.parse import quote
 
 import duckdb
 import pandas as pd
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pipelines.core.templating import template_env
 
 from pipelines.core.publishing import markdown_safe, remove_withdrawn_events, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 
-_TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
-                         autoescape=select_autoescape(["html", "j2"]), keep_trailing_newline=True)
+_TEMPLATES = template_env(Path(__file__).parent / "templates")
 _ENTRANT = {"par": "Par", "lagbarometer": "Lag", "individuell": "Spelare"}
 _SECTION = {"NS": "Nord–Syd", "ÖV": "Öst–Väst", "1": "Division 1", "2": "Division 2", "": "Resultat"}
 _DENOMINATION = {"gp": "guldpoäng", "sp": "silverpoäng", "bp": "bronspoäng"}

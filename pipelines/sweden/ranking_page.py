@@ -15,13 +15,12 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pipelines.core.templating import template_env
 
 from pipelines.core.publishing import folder_holds, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 
-_TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
-                         autoescape=select_autoescape(["html", "j2"]), keep_trailing_newline=True)
+_TEMPLATES = template_env(Path(__file__).parent / "templates")
 FOLDER = "ranking"
 CSV_COLUMNS = ["plac", "medlemsnummer", "namn", "klubb", "klubbnamn", "rankingpoäng", "antal_resultat", "äldsta_resultat", "per"]
 

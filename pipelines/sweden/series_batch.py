@@ -475,6 +475,7 @@ _PAGE = """<!doctype html>
 <tr><th>Medlem</th><th>Namn</th><th>bp</th><th>sp</th><th>gp</th></tr>
 {% for p in players %}<tr><td>{{ p.member }}</td><td>{{ p.name }}</td><td>{{ p.bp }}</td><td>{{ p.sp }}</td><td>{{ p.gp }}</td></tr>
 {% endfor %}</table>
+{% include "enhance_tables.html.j2" %}
 </body></html>
 """
 
@@ -482,7 +483,7 @@ _PAGE = """<!doctype html>
 def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
     """A page per series: the standings after each evening and each player's accumulated points
     (match lines, bonus and closing lines), HTML escaped; plus spelare.csv (spreadsheet-safe)."""
-    from jinja2 import Environment
+    from pipelines.core.templating import template_env
 
     from pipelines.core.publishing import replace_folder, spreadsheet_safe
     from pipelines.core.sql import fetch
@@ -500,7 +501,7 @@ def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
         from awards a left join se_members m on m.member = a.player_id and m.organisation = a.organisation
         where a.system = 'sweden' and a.organisation = ? and split_part(a.event_id, '#', 1) in (select series from se_series_matches)
         group by all order by series, member""", [organisation])
-    env = Environment(autoescape=True)
+    env = template_env(Path(__file__).parent / "templates")
     page = env.from_string(_PAGE)
     written = []
     for series, g in standings.groupby("series", sort=True):

@@ -293,7 +293,8 @@ def test_notice_board_publication_is_escaped_and_spreadsheet_safe(office):
     folder = office.state / "publications" / CLUB / "2026-11-20-hand-check"
     assert {p.name for p in folder.iterdir()} >= {"index.html", "standings.csv", "travellers.csv"}
     html = (folder / "index.html").read_text(encoding="utf-8")
-    assert "<script>" not in html and "&lt;script&gt;" in html
+    # the one script is the shared table enhancement; the hostile one stays text
+    assert "<script>alert(1)" not in html and html.count("<script>") == 1 and "&lt;script&gt;" in html
     assert 'name="viewport"' in html and "Board 2" in html
     standings = (folder / "standings.csv").read_text(encoding="utf-8-sig")
     assert "'=HYPERLINK" in standings and "\n,NS,1,1,2," in standings  # rank, rank_label, pair
