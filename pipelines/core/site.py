@@ -16,6 +16,7 @@ follows its input.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import unicodedata
 import uuid
@@ -25,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from pipelines.core import pager
 from pipelines.core.publishing import replace_folder
 from pipelines.core.sql import fetch
 
@@ -74,6 +76,19 @@ def published_pages(out_dir: Path) -> list[dict]:
         title = re.sub(r"\s+", " ", found.group(1)).strip() if found else rel.parent.as_posix()
         pages.append({"href": rel.as_posix(), "title": _unescape(title), "folder": rel.parent.as_posix()})
     return pages
+
+
+def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str]) -> list[Path]:
+    """Up / previous / next links on every published page (pipelines/core/pager.py); a page is
+    rewritten only when its links change."""
+    links = pager.neighbours(pages)
+    written = []
+    for p in pages:
+        path = out_dir / p["href"]
+        page = path.read_text(encoding="utf-8")
+        if _write_if_changed(path, pager.with_nav(page, pager.nav_html(links[p["href"]], text))):
+            written.append(path)
+    return written
 
 
 def _unescape(text: str) -> str:
@@ -145,9 +160,11 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     from pipelines.core.quarantine_report import open_problems as report_rows
 
     open_problems = len(report_rows(con, organisation))  # exactly what the report lists
+    pages = published_pages(out_dir)
+    written += link_pages(out_dir, pages, text)
     index = _TEMPLATES.get_template("site_index.html.j2").render(
         t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
-        pages=published_pages(out_dir), feed=FEED, quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
+        pages=pages, feed=FEED, quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
         players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html"} for p in players])
     if _write_if_changed(out_dir / "index.html", index):
         written.append(out_dir / "index.html")
@@ -213,7 +230,9 @@ def _write_if_changed(path: Path, text: str) -> bool:
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    tmp = path.with_name(f".{path.name}.tmp")  # a run killed while writing leaves the old page whole
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
     return True
 
 

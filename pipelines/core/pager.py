@@ -1,0 +1,66 @@
+"""Previous / next / up links on every page a rule system publishes (issue 15), as one step of
+the site for all systems: the pages of one kind in one folder (an organisation's periods, a club's
+events, a club's monthly pages ...) are ordered by their folder names, which begin with their date,
+and each gets a <nav class="pager"> at the top of its body: up to the organisation's index, the
+previous and the next page of its kind. A page is rewritten only when its links change (a new
+event changes its own page and the one before it), so the nights' output stays the same bytes as a
+fresh run's."""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import PurePosixPath
+
+_NAV = re.compile(r'<nav class="pager"[^>]*>.*?</nav>\n?', re.S)
+_BODY = re.compile(r"<body[^>]*>\n?", re.I)
+
+
+def kind_of(folder: str) -> tuple[str, str]:
+    """Pages are neighbours when they share their parent folder and the part of their name before
+    the first digit (``2024-10-06-a-final`` and ``2024-09-03-tisdag``; ``månad-2024-09`` apart)."""
+    path = PurePosixPath(folder)
+    return path.parent.as_posix(), re.match(r"\D*", path.name).group(0)
+
+
+def neighbours(pages: list[dict]) -> dict[str, dict]:
+    """{href: {"up": ..., "prev": page | None, "next": page | None}} for pages of
+    ``published_pages`` (href, title, folder), links relative to each page."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for p in pages:
+        groups.setdefault(kind_of(p["folder"]), []).append(p)
+    out = {}
+    for group in groups.values():
+        group.sort(key=lambda p: p["folder"])
+        for i, p in enumerate(group):
+            out[p["href"]] = {"up": _relative(p["href"], "index.html"),
+                              "prev": _link(p, group[i - 1]) if i > 0 else None,
+                              "next": _link(p, group[i + 1]) if i + 1 < len(group) else None}
+    return out
+
+
+def _relative(from_href: str, to_href: str) -> str:
+    depth = len(PurePosixPath(from_href).parts) - 1
+    return "../" * depth + to_href
+
+
+def _link(page: dict, other: dict) -> dict:
+    return {"href": _relative(page["href"], other["href"]), "title": other["title"]}
+
+
+def nav_html(links: dict, text: dict[str, str]) -> str:
+    e = html.escape
+    parts = [f'<a rel="up" href="{e(links["up"])}">↑ {e(text["up"])}</a>']
+    if links["prev"]:
+        parts.append(f'<a rel="prev" href="{e(links["prev"]["href"])}">← {e(links["prev"]["title"])}</a>')
+    if links["next"]:
+        parts.append(f'<a rel="next" href="{e(links["next"]["href"])}">{e(links["next"]["title"])} →</a>')
+    return (f'<nav class="pager" aria-label="{e(text["pages"])}" style="display:flex;flex-wrap:wrap;gap:.3rem 1.2rem;'
+            f'font-size:.9rem;margin:0 0 .6rem">' + "".join(parts) + "</nav>\n")
+
+
+def with_nav(page_html: str, nav: str) -> str:
+    """The page with its pager replaced (or put at the top of its body)."""
+    if _NAV.search(page_html):
+        return _NAV.sub(lambda _: nav, page_html, count=1)
+    m = _BODY.search(page_html)
+    return page_html if m is None else page_html[:m.end()] + nav + page_html[m.end():]

@@ -1,0 +1,70 @@
+"""Previous / next / up links on every published page (issue 15; pipelines/core/pager.py)."""
+from __future__ import annotations
+
+import re
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from pipelines.core import pager
+from pipelines.core import run as nightly
+from pipelines.core.settings import DATA_DIR
+
+TEXT = {"up": "Up", "pages": "Pages"}
+
+
+def _page(folder: str, title: str) -> dict:
+    return {"href": f"{folder}/index.html", "title": title, "folder": folder}
+
+
+def test_neighbours_are_the_pages_of_one_kind_in_one_folder_by_date():
+    pages = [_page("bk-lavec/2024-09-10-tisdag", "10 sep"), _page("bk-lavec/månad-2024-09", "september"),
+             _page("bk-lavec/2024-09-03-tisdag", "3 sep"), _page("bk-lavec/månad-2024-10", "oktober"),
+             _page("uppsala-bk/2024-09-05-torsdag", "5 sep"), _page("ranking", "Rankinglista")]
+    links = pager.neighbours(pages)
+    first, second = links["bk-lavec/2024-09-03-tisdag/index.html"], links["bk-lavec/2024-09-10-tisdag/index.html"]
+    assert first["up"] == "../../index.html" and first["prev"] is None
+    assert first["next"] == {"href": "../../bk-lavec/2024-09-10-tisdag/index.html", "title": "10 sep"}
+    assert second["prev"]["title"] == "3 sep" and second["next"] is None  # not the monthly page
+    assert links["bk-lavec/månad-2024-09/index.html"]["next"]["title"] == "oktober"
+    assert links["uppsala-bk/2024-09-05-torsdag/index.html"]["prev"] is None  # another club
+    assert links["ranking/index.html"] == {"up": "../index.html", "prev": None, "next": None}
+
+
+def test_the_pager_is_put_once_and_replaced_after():
+    page = "<html><body>\n<h1>x</h1></body></html>"
+    links = {"up": "../index.html", "prev": None, "next": {"href": "../b/index.html", "title": "B <&>"}}
+    once = pager.with_nav(page, pager.nav_html(links, TEXT))
+    assert once.count('<nav class="pager"') == 1 and "B &lt;&amp;&gt; →" in once
+    assert pager.with_nav(once, pager.nav_html(links, TEXT)) == once
+    moved = pager.with_nav(once, pager.nav_html(dict(links, next=None), TEXT))
+    assert moved.count('<nav class="pager"') == 1 and 'rel="next"' not in moved
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("pager")
+    shutil.copytree(DATA_DIR / "samples" / "inbox", root / "inbox")
+    nightly.run(root / "inbox", root / "var", date(2026, 12, 2), DATA_DIR)
+    return root / "var" / "publications"
+
+
+def test_every_pager_link_of_the_sample_site_resolves_and_the_periods_are_in_order(site):
+    links = 0
+    for page in site.rglob("index.html"):
+        text = page.read_text(encoding="utf-8")
+        nav = re.search(r'<nav class="pager".*?</nav>', text, re.S)
+        if nav is None:
+            continue
+        for href in re.findall(r'href="([^"]+)"', nav.group(0)):
+            assert (page.parent / href).resolve().is_file(), (page, href)
+            links += 1
+    assert links > 20
+    # the sample mahjong league has the periods 2026-08 (Aug-Sep) and 2026-10 (Oct-Nov)
+    aug = (site / "sofu-mahjong" / "2026-08" / "index.html").read_text(encoding="utf-8")
+    oct_ = (site / "sofu-mahjong" / "2026-10" / "index.html").read_text(encoding="utf-8")
+    assert 'rel="next" href="../2026-10/index.html"' in aug and 'rel="prev"' not in aug
+    assert 'rel="prev" href="../2026-08/index.html"' in oct_ and 'rel="next"' not in oct_
+    assert 'rel="up" href="../index.html"' in aug
