@@ -57,7 +57,6 @@ def render_event(rows: pd.DataFrame, org: pd.Series) -> dict[str, str]:
     fields = []
     for (unit, flight), g in rows.groupby(["unit", "flight"], sort=False):
         name, entrant_label, counter = _UNIT_LABEL.get(unit, (unit, unit, ""))
-        recipients = g[(g["rp"] > 0) | (g["bp"] > 0)]
         fields.append({
             "heading": name + (f" フライト{flight}" if flight else ""),
             "unit_label": counter,
@@ -65,8 +64,8 @@ def render_event(rows: pd.DataFrame, org: pd.Series) -> dict[str, str]:
             "size": int(g["field_size"].iloc[0]),
             "rows": [
                 {"rank_label": r.rank_label, "entrant": r.entrant, "players": r.players.replace(" ", "・"),
-                 "rp": r.rp, "bp": r.bp, "mp": r.mp}
-                for r in recipients.itertuples()
+                 "rp": r.rp, "bp": r.bp, "mp": r.mp, "earned": r.rp > 0 or r.bp > 0}
+                for r in g.itertuples()  # every entrant: "10 組" above the table is the rows below it
             ],
         })
     html = _TEMPLATES.get_template("event.html.j2").render(

@@ -449,3 +449,17 @@ def test_scores_with_more_decimals_than_the_lake_keeps_are_quarantined(office, d
     assert result.exit_code == nightly.EXIT_QUARANTINE and ledger(office) == {}
     q = office.query("select location, reason from quarantine where location = 'line 2'")
     assert "match_vps: expected VPs with at most 4 decimals, found 15.123456" in q["reason"].tolist()
+
+
+def test_an_event_page_lists_every_entrant_with_those_who_earned_nothing_greyed(office, data_dir):
+    # the sample weekly pairs: 10 pairs in the standings file; only the top 35 % of a field get
+    # placing awards, rounded up: 10 -> 4 (RULES.md §JCBL): places 1, 2, 3=, 3=; six earn nothing
+    for name in ("2024-06-05-weekly.event.txt", "2024-06-05-weekly.standings.csv"):
+        post_sample(office, name)
+    assert run(office, data_dir).exit_code == nightly.EXIT_OK
+    html = (office.state / "publications" / ORG / "2024-06-05-weekly" / "index.html").read_text(encoding="utf-8")
+    body = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+    assert "（10 組）" in html and body.count("<tr") == 10
+    assert body.count('<tr class="nil">') == 6
+    for entrant in ("NS3", "EW5", "NS1", "EW2", "NS4", "EW4"):
+        assert f">{entrant}<" in body
