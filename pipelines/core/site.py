@@ -78,6 +78,18 @@ def published_pages(out_dir: Path) -> list[dict]:
     return pages
 
 
+def event_links(lines: pd.DataFrame, pages: list[dict], organisation: str) -> dict[str, str]:
+    """{event_id: the link from a player page to the event's own page} where a rule system
+    published the event in the folder its id names (a JCBL event, a Swedish event and its
+    DM bonus); lines of events without a page of their own (a mahjong game, a backgammon match:
+    their periods' pages) get none."""
+    folders = {p["folder"] for p in pages}
+    ids = pd.Series(lines["event_id"].astype(str).unique())
+    folder = ids.str.split("#", n=1).str[0].str.removeprefix(organisation + "/")
+    found = folder.isin(folders)
+    return dict(zip(ids[found], "../" + folder[found] + "/index.html"))
+
+
 def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str]) -> list[Path]:
     """Up / previous / next links on every published page (pipelines/core/pager.py); a page is
     rewritten only when its links change."""
@@ -132,6 +144,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     touched = set(fetch(con, "select distinct player_id from awards where organisation = ? and run_id = ?",
                         [organisation, run_id])["player_id"].astype(str))
     written = []
+    pages = published_pages(out_dir)
+    event_pages = event_links(lines, pages, organisation)
     due = [p for p in players if p in touched or not (folder / f"{slugs[p]}.html").is_file()]
     notes = notes_for(set(due)) if notes_for is not None and due else {}
     for player in due:
@@ -145,7 +159,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
             t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
             name=name_of.get(player, ""), stamp=own, notes=notes.get(player, []),
             balances=balances[balances["player_id"] == player].to_dict("records"),
-            lines=mine.assign(event_date=mine["event_date"].astype(str), points=mine["points"].astype(str)).to_dict("records"))
+            lines=mine.assign(event_date=mine["event_date"].astype(str), points=mine["points"].astype(str),
+                              event_page=mine["event_id"].map(event_pages)).to_dict("records"))
         if _write_if_changed(page, html):
             written.append(page)
     if folder.is_dir():  # a player whose every line was reversed has no page, as in a fresh run
@@ -160,7 +175,6 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     from pipelines.core.quarantine_report import open_problems as report_rows
 
     open_problems = len(report_rows(con, organisation))  # exactly what the report lists
-    pages = published_pages(out_dir)
     written += link_pages(out_dir, pages, text)
     index = _TEMPLATES.get_template("site_index.html.j2").render(
         t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,

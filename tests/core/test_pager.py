@@ -68,3 +68,20 @@ def test_every_pager_link_of_the_sample_site_resolves_and_the_periods_are_in_ord
     assert 'rel="next" href="../2026-10/index.html"' in aug and 'rel="prev"' not in aug
     assert 'rel="prev" href="../2026-08/index.html"' in oct_ and 'rel="next"' not in oct_
     assert 'rel="up" href="../index.html"' in aug
+
+
+def test_a_player_line_links_to_its_event_page_where_the_event_has_one(site):
+    from pipelines.core.site import player_slug
+
+    links = 0
+    for page in site.rglob("players/*.html"):
+        for href in re.findall(r'<a href="([^"]+)" aria-label="[^"]*">→</a>', page.read_text(encoding="utf-8")):
+            assert (page.parent / href).resolve().is_file(), (page, href)
+            links += 1
+    assert links > 100
+    # member 100000 (Karin Lövgren) won the north-south list of BK Lavec's Tuesday Mitchell of 2024-09-03
+    karin = (site / "svensk-bridge" / "players" / f"{player_slug('100000')}.html").read_text(encoding="utf-8")
+    assert 'href="../bk-lavec/2024-09-03-tisdag/index.html"' in karin
+    # a mahjong line is a game, published only inside its period's leaderboard: no event link
+    ken = (site / "sofu-mahjong" / "players" / f"{player_slug('Ken')}.html").read_text(encoding="utf-8")
+    assert "→</a>" not in ken
