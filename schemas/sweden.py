@@ -166,9 +166,10 @@ class DmBonus(pa.DataFrameModel):
 class SmFinals(pa.DataFrameModel):
     """sm_finals.csv: the fixed places of the SM finals (seed p. 16): H2, the SM pairs finals of
     seniors, women and juniors (h2) and mixed (h2-mixed), the places after them by Tabell D; G2, the
-    SM team final of veterans and juniors (g2), per player by the number of teams."""
+    SM team final of veterans and juniors (g2), per player by the number of teams; H1, the open SM
+    pairs final's rounds 2A (h1-2a) and 2B (h1-2b, from 100 pairs) with fixed gold places."""
     rule_version: Series[str] = pa.Field()
-    final: Series[str] = pa.Field(isin=["h2", "h2-mixed", "g2"])
+    final: Series[str] = pa.Field(isin=["h2", "h2-mixed", "g2", "h1-2a", "h1-2b"])
     entrants_from: Series[int] = pa.Field(ge=1)
     place: Series[int] = pa.Field(ge=1, le=16)
     points: Series[int] = pa.Field(ge=1)

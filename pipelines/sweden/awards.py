@@ -166,7 +166,8 @@ def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str],
     return w, parts, plain
 
 
-def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
+def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None = None) -> EventList:
+    """The silver (or gold) list; bronze_factor: an SM final's own multiple of the bronze scale."""
     form, level = ev["form"], ev["level"]
     table = SILVER_TABLE[form]
     one, many = UNIT[form]
@@ -183,9 +184,10 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     p = S._p(rules, table)
     f = frac(p["winner_per_entrant"])
     lower = lower_final(ev)
-    factor = int(rules.param("carry_over_final_bronze_factor" if lower else "gold_bronze_factor" if gold else "silver_bronze_factor"))
+    factor = bronze_factor or int(rules.param("carry_over_final_bronze_factor" if lower else "gold_bronze_factor" if gold
+                                               else "silver_bronze_factor"))
     printed = S.silver_entry(rules, table, n)
-    if plain and printed.how.startswith("printed") and not gold:
+    if plain and printed.how.startswith("printed") and not gold and bronze_factor is None:
         silver, bronze = list(printed.silver), list(printed.bronze)
         parts.append(f"→ Tabell {table} row {n}" + ("" if printed.how == "printed" else f" ({printed.how})"))
     else:
@@ -290,7 +292,9 @@ def sm_final_places(rules: SwedenRules, final: str, n: int, version: str = "se-2
 
 def _sm_final_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     """Tabell H2: the fixed gold places, then Tabell D's places after them, bronze × 3 instead of the
-    silver event's × 2; Tabell G2: the fixed gold places per player only."""
+    silver event's × 2; Tabell G2: the fixed gold places per player only; Tabell H1: by round."""
+    if ev["sm_final"].startswith("h1"):
+        return _h1_list(rules, ev, n)
     fixed = sm_final_places(rules, ev["sm_final"], n)
     text = " ".join(f"{v}" for _, v in fixed) + " gp"
     if ev["sm_final"] == "g2":
@@ -298,13 +302,54 @@ def _sm_final_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     smallest = int(rules.printed["D"]["size"].min())
     if n < smallest:  # Tabell D starts at 12 pairs: a smaller final has only the fixed places
         return EventList(fixed, f"Tabell H2, SM pairs final, {n} pairs: {text} (Tabell D starts at {smallest} pairs)")
-    el = _silver_list(rules, dict(ev, level="silver", sm_final=None), n)
-    silver_factor, final_factor = int(rules.param("silver_bronze_factor")), int(rules.param("sm_final_bronze_factor"))
-    rest = [(d, v // silver_factor * final_factor if d == "bp" else v) for d, v in el.places[len(fixed):]]
-    rest_exact = [Fraction(v) for _, v in rest]
+    final_factor = int(rules.param("sm_final_bronze_factor"))
+    el = _silver_list(rules, dict(ev, level="silver", sm_final=None), n, bronze_factor=final_factor)
     header = (f"Tabell H2{' mixed' if ev['sm_final'] == 'h2-mixed' else ''}, SM pairs final, {n} pairs: places 1-{len(fixed)} "
               f"{text}; then {el.header} from place {len(fixed) + 1}, bronze × {final_factor} (SM finals)")
-    return EventList(fixed + rest, header, exact=[Fraction(v) for _, v in fixed] + rest_exact)
+    return EventList(fixed + el.places[len(fixed):], header, el.minimum,
+                     exact=[Fraction(v) for _, v in fixed] + el.exact_values()[len(fixed):])
+
+
+def _h1_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
+    """Tabell H1, the open SM pairs final (seed p. 16), by round:
+    1:  the silver list of the field (the winner by 1 + met + not met / 2, at most 100: "de 16 första
+        enligt 100-par skalan"), bronze to a third × 2 ("med två i omgång ett");
+    2a: the fixed gold places of sm_finals.csv, then bronze × 3 through place h1_2a_last_bronze_place;
+    2b: from the pairs of sm_finals.csv's h1-2b rows the fixed gold places, else the first
+        h1_2b_gold_places of the silver list in gold ("enligt normal skala"); then silver to the
+        16th and bronze × 3 to a third ("Dock högst till 16:e respektive övriga första tredjedelen")."""
+    rnd = ev["sm_final"]
+    plain = dict(ev, level="silver", sm_final=None)
+    if rnd == "h1-1":
+        el = _silver_list(rules, plain, n, bronze_factor=int(rules.param("h1_round1_bronze_factor")))
+        return EventList(el.places, f"Tabell H1 round 1, SM pairs final: {el.header}", el.minimum, exact=el.exact_values())
+    factor = int(rules.param("sm_final_bronze_factor"))
+    minimum = int(S._p(rules, "A")["minimum"])
+    fixed = sm_final_places(rules, rnd, n)
+    text = " ".join(f"{v}" for _, v in fixed) + " gp"
+    if rnd == "h1-2a":
+        last = int(rules.param("h1_2a_last_bronze_place"))
+        row = S.bronze_row(rules, "A", n)
+        if len(row) < last:  # "brons till och med 18:e plats": past the field's third, the 2/3 chain
+            row = row + S.chain(row[-1], last - len(row) + 1, minimum)[1:]
+        bronze = [factor * v for v in row[len(fixed):min(last, n)]]
+        header = (f"Tabell H1 round 2A, SM pairs final, {n} pairs: {text}; then bronze {factor} × "
+                  f"{_table_name('A', n)} row {n} to place {len(fixed) + len(bronze)}")
+        places = fixed + [("bp", v) for v in bronze]
+        return EventList(places, header, {"bp": factor * minimum})
+    el = _silver_list(rules, plain, n, bronze_factor=factor)
+    if fixed:  # 2B of at least h1_2b_fixed_gold_from pairs
+        header = f"Tabell H1 round 2B, SM pairs final, {n} pairs: {text}; then {el.header} from place {len(fixed) + 1}"
+        return EventList(fixed + el.places[len(fixed):], header, el.minimum,
+                         exact=[Fraction(v) for _, v in fixed] + el.exact_values()[len(fixed):])
+    g, div = int(rules.param("h1_2b_gold_places")), int(rules.param("gold_from_silver_divisor"))
+    gold_exact = [Fraction(v, div) for d, v in el.places[:g] if d == "sp"]
+    golds = [("gp", ceil(v)) for v in gold_exact]
+    t = rules.tables["sm_finals"]
+    header = (f"Tabell H1 round 2B, SM pairs final, {n} pairs (fewer than {int(t.loc[t['final'] == rnd, 'entrants_from'].min())}): "
+              f"{el.header}; the first {len(golds)} in gold: ⌈{el.places[0][1]}/{div}⌉ = {golds[0][1]} gp ...")
+    return EventList(golds + el.places[len(golds):], header, el.minimum,
+                     exact=gold_exact + el.exact_values()[len(golds):])
 
 
 def _event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
@@ -355,14 +400,18 @@ def _check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> l
 
 
 def _check_sm_final(rules: SwedenRules, ev: dict, n: int) -> list[str]:
-    """An SM final has its own table (H2, G2): enough entrants for the table's first row and, for
+    """An SM final has its own table (H1, H2, G2): enough entrants for the table's first row and, for
     G2, matches of fewer than 12 boards (with 12 or more another scale applies: the office's)."""
     t = rules.tables["sm_finals"]
-    least = int(t.loc[t["final"] == ev["sm_final"], "entrants_from"].min())
+    own = t.loc[t["final"] == ev["sm_final"], "entrants_from"]
     many = UNIT[ev["form"]][1]
     out = []
-    if ev["sm_final"].startswith("h2") and n < 4:
+    if ev["sm_final"] in ("h1-1", "h1-2b"):  # a Tabell D list of the field (2B below 100 pairs as well)
+        least = int(rules.printed["D"]["size"].min())
+    elif ev["sm_final"].startswith("h"):
         least = 4
+    else:
+        least = int(own.min())
     if n < least:
         out.append(f"SM final {ev['sm_final']}: at least {least} {many} are needed for its table, found {n}")
     if ev["sm_final"] == "g2":

@@ -52,7 +52,8 @@ EVENT_KEYS = {
     "mästerskap": "ja: a championship (the openness percentages do not apply)",
     "dm": "a district championship (DM) final or SM qualification: lag (teams), par (pairs) or övrig (any other DM "
           "final); places 1-3 get the DM bonus of dm_bonus.csv (implies mästerskap: ja; silver, 12 pairs / 42 boards)",
-    "sm_final": "an SM final with its own table (seed p. 16): h2 (SM pairs final of seniors, women or juniors), h2-mixed "
+    "sm_final": "an SM final with its own table (seed p. 16): h1-1, h1-2a, h1-2b (rounds 1, 2A, 2B of the open SM "
+                "pairs final, Tabell H1; ranking sm-parfinal unless ranking: says otherwise), h2 (SM pairs final of seniors, women or juniors), h2-mixed "
                 "(mixed pairs) or g2 (SM team final of veterans or juniors, a lagbarometer with matcher); nivå: guld",
     "dm_öppen": "ja: an open DM pairs final (every pair gets the bonus); nej or absent: closed (only pairs whose two "
                 "players both belong to clubs of the district)",
@@ -217,17 +218,18 @@ def _district_final(kv, ev: dict, problems: list, source_file: str, yes) -> None
         _q(problems, source_file, kv.where("dm_öppen"), "dm_öppen: open or closed is said of a pairs DM (form: par)")
 
 
-SM_FINAL_FORMS = {"h2": "par", "h2-mixed": "par", "g2": "lagbarometer"}
+SM_FINAL_FORMS = {"h1-1": "par", "h1-2a": "par", "h1-2b": "par", "h2": "par", "h2-mixed": "par", "g2": "lagbarometer"}
 
 
 def _sm_final(kv, ev: dict, problems: list, source_file: str) -> None:
-    """sm_final (docs/sweden.md, 'SM finals'): H2 and G2 replace the level's table."""
+    """sm_final (docs/sweden.md, 'SM finals'): H1, H2 and G2 replace the level's table."""
     raw = (kv.get("sm_final") or "").strip().lower()
     ev["sm_final"] = raw if raw in SM_FINAL_FORMS else None
     if not raw:
         return
     if ev["sm_final"] is None:
-        _q(problems, source_file, kv.where("sm_final"), f"sm_final: expected h2, h2-mixed or g2 (seed p. 16), found {clip(raw)!r}")
+        _q(problems, source_file, kv.where("sm_final"), f"sm_final: expected h1-1, h1-2a, h1-2b (the open SM pairs final's rounds), h2, h2-mixed "
+           f"or g2 (seed p. 16), found {clip(raw)!r}")
         return
     ev["mästerskap"] = True
     want = SM_FINAL_FORMS[raw]

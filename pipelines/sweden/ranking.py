@@ -16,10 +16,13 @@ from pipelines.sweden.rules import SwedenRules, frac
 
 
 def event_kind(ev: dict) -> str:
-    """What ranking.csv calls the event: the event file's ``ranking:``, else a simultaneous heat or
-    common list, else its level."""
+    """What ranking.csv calls the event: the event file's ``ranking:``, else the open SM pairs final's
+    rounds (Tabell H1: "I SM-par final ger varje guldpoäng 9 rankingpoäng"), else a simultaneous heat
+    or common list, else its level."""
     if ev.get("ranking"):
         return ev["ranking"]
+    if (ev.get("sm_final") or "").startswith("h1"):
+        return "sm-parfinal"
     if ev.get("simultan") or ev.get("gemensam_lista"):
         return "simultan"
     return ev["level"]

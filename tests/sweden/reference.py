@@ -85,7 +85,8 @@ def silver_pairs_not_all_met(n: int, met: int) -> list[tuple[str, int]]:
     if len(silver) != s:
         raise ValueError("a printed row the reference does not trust")
     bronze = [2 * v for v in bronze_pairs(n)[s:up(Fraction(n, 3))]]
-    return [("sp", v) for v in silver] + [("bp", v) for v in bronze]
+    lowest = 10 * silver[-1]  # "Om antalet bronspoäng för bästa placering överskrider ... lägsta placering"
+    return [("sp", v) for v in silver] + [("bp", min(lowest, v)) for v in bronze]
 
 
 def award(values: list[tuple[str, int]], places: list[int], minimum_bp: int) -> list[dict[str, int]]:
