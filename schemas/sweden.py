@@ -163,6 +163,20 @@ class DmBonus(pa.DataFrameModel):
         unique = ["rule_version", "kind", "place"]
 
 
+class RallyBonus(pa.DataFrameModel):
+    """rally_bonus.csv: "Rallybonus vid totalt antal startande par" (seed p. 5): the gold bonus of a
+    district rally's first places, by the row of the largest pairs_from not above the rally's pairs."""
+    rule_version: Series[str] = pa.Field()
+    pairs_from: Series[int] = pa.Field(ge=1)
+    place: Series[int] = pa.Field(ge=1, le=16)
+    points: Series[int] = pa.Field(ge=1)
+    denomination: Series[str] = pa.Field(isin=["gp"])
+    source: Series[str] = pa.Field()
+
+    class Config(_Strict):
+        unique = ["rule_version", "pairs_from", "place"]
+
+
 class SmFinals(pa.DataFrameModel):
     """sm_finals.csv: the fixed places of the SM finals (seed p. 16): H2, the SM pairs finals of
     seniors, women and juniors (h2) and mixed (h2-mixed), the places after them by Tabell D; G2, the
@@ -420,6 +434,7 @@ RULE_TABLES = {
     "requirements": Requirements,
     "dm_bonus": DmBonus,
     "sm_finals": SmFinals,
+    "rally_bonus": RallyBonus,
     "gold_places": GoldPlaces,
     "small_events": SmallEvents,
     "fees": Fees,

@@ -32,6 +32,7 @@ from pipelines.sweden.evenings import check_evenings
 from pipelines.sweden.classes import rates_table
 from pipelines.sweden import ranking as R
 from pipelines.sweden import foreign as F
+from pipelines.sweden import rally as RB
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
 from pipelines.sweden import series_batch as SB
@@ -64,6 +65,8 @@ def role_of(source_file: str) -> str | None:
         return "register"
     if name.endswith(F.SUFFIX) and len(name) > len(F.SUFFIX):
         return "conversion"
+    if name.endswith(RB.SUFFIX) and len(name) > len(RB.SUFFIX):
+        return "rally"
     if traveller_suffix(source_file):
         return "standings"
     return None
@@ -214,7 +217,7 @@ class _Batch:
 
     # -- the night ------------------------------------------------------------------------------
     def run(self) -> SystemBatch:
-        batch = {"event": [], "standings": [], "register": [], "series": [], "conversion": []}
+        batch = {"event": [], "standings": [], "register": [], "series": [], "conversion": [], "rally": []}
         for s in self.sources:
             role = role_of(s.source_file)
             if role is None:
@@ -222,7 +225,7 @@ class _Batch:
                              f"not a Swedish masterpoint file name: expected <event>{EVENT_SUFFIX}, <event>{STANDINGS_SUFFIX} "
                              "(or the travellers <event>.pbn, <event>.xml, <event>.travellers.csv) "
                              f"or {REGISTER_NAME} (the member register, in the organisation folder) or <name>{F.SUFFIX} (converted "
-                             "foreign points), found "
+                             f"foreign points) or <rally>{RB.SUFFIX} (a district rally's bonus), found "
                              f"{PurePosixPath(s.source_file).name!r}; see docs/sweden.md. Rename the file to have it read")
                 continue
             batch[role].append(_File(s.source_file, s.path, s.sha256, s.read(), True))
@@ -275,6 +278,8 @@ class _Batch:
         self._post_all(players)
         for f in batch["conversion"]:
             self._post_conversion(f)
+        for f in batch["rally"]:
+            self._post_rally(f)
         series_tables = SB.run_night(self, batch["series"], register_tonight=bool(batch["register"]))
         result = self._result()
         result.tables.update(series_tables)
@@ -678,6 +683,91 @@ class _Batch:
             })
             self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
         self.posted[f.source_file] = len(ok)
+
+    def _posted_results(self) -> pd.DataFrame:
+        """The current result lists: tonight's and earlier nights' (the latest run of each event whose
+        list was not replaced tonight), one row per entrant."""
+        cols = ["event_id", "event_date", "club", "level", "form", "competition", "field_size", "source_file", "run_id"]
+        earlier = self.ctx.lake.read("se_results", SeResult, self.organisation)
+        earlier = earlier[~earlier["source_file"].isin(self.superseded)]
+        earlier = earlier[earlier["run_id"] == earlier.groupby("event_id")["run_id"].transform("max")]
+        tonight = [r for r in self.results if len(r)]
+        frames = [f[cols].astype(str) for f in [earlier] + tonight if len(f)]
+        if not frames:
+            return pd.DataFrame(columns=cols)
+        out = pd.concat(frames, ignore_index=True)
+        # an event posted tonight replaces its earlier rows
+        latest = out.groupby("event_id")["run_id"].transform("max")
+        return out[out["run_id"] == latest]
+
+    def _post_rally(self, f: _File) -> None:
+        """A district rally's gold bonus (seed p. 5; pipelines/sweden/rally.py): checked against the
+        silver events it names, posted as its own event (kind se_rally_bonus, no ranking points)."""
+        rally, problems = RB.parse_rally(f.source_file, f.data, self.organisation)
+        for loc, reason in problems:
+            self._reject(f.source_file, loc, reason)
+        if rally is None:
+            return
+        if self.members is None:
+            self._reject(f.source_file, "whole file", f"waiting for the member register {self.organisation}/{REGISTER_NAME}")
+            return
+        results = self._posted_results()
+        district_of = dict(zip(self.clubs["club"].astype(str), self.clubs["district"].astype(str)))
+        where = rally["where"]["tävlingar"]
+        counted, wrong = [], []
+        for event_id in rally["events"]:
+            rows = results[results["event_id"] == event_id]
+            ev_file = _load(self.root, event_id + EVENT_SUFFIX)
+            ev = parse_event(ev_file.source_file, ev_file.data)[0] if ev_file is not None else None
+            short = event_id.removeprefix(self.organisation + "/")
+            if rows.empty or ev is None:
+                wrong.append(f"{short} has no posted result list (yet): send this rally file again once it is posted")
+            elif rows["level"].iloc[0] != "silver":
+                wrong.append(f"{short} is a {rows['level'].iloc[0]} event; a rally comprises silver events")
+            elif R.event_kind(ev) == RB.EXCLUDED_KIND:
+                wrong.append(f"{short} is an April or October silver event, which a rally may not comprise")
+            elif district_of.get(rows["club"].iloc[0], "") != rally["district"]:
+                wrong.append(f"{short} is of club {rows['club'].iloc[0]} in district "
+                             f"{district_of.get(rows['club'].iloc[0], '?')!r}, not {rally['district']!r}")
+            else:
+                counted.append(rows)
+        dates = [pd.Timestamp(r["event_date"].iloc[0]).date() for r in counted]
+        date = rally["date"] or (max(dates) if dates else None)
+        version = self.rules.for_date(date) if date else None
+        least = int(self.rules.param("rally_min_events", version)) if version else 6
+        if not wrong and len(counted) < least:
+            wrong.append(f"a rally must comprise at least {least} silver events, found {len(counted)}")
+        if wrong:
+            for reason in wrong:
+                self._reject(f.source_file, where, f"tävlingar: {reason}")
+            return
+        per_event = [sum(RB.equivalent_pairs(r["form"].iloc[0], int(n), self.rules, version)
+                         for n in r.drop_duplicates("competition")["field_size"]) for r in counted]
+        pairs = sum(per_event, Fraction(0))
+        points = RB.bonus_places(self.rules, version, pairs)
+        key = f.source_file[: -len(RB.SUFFIX)]
+        pairs_text = str(pairs) if pairs.denominator == 1 else f"{float(pairs):g}"
+        header = (f"rally {rally['name'] or key} ({rally['district']}): {len(counted)} silver events, {pairs_text} pairs "
+                  f"({' + '.join(str(x) if x.denominator == 1 else f'{float(x):g}' for x in per_event)})")
+        lines = RB.bonus_lines(rally["places"], points)
+        known = [ln for ln in lines if ln[0] in self.members.index]
+        for member, place, _, _ in lines:
+            if member not in self.members.index:
+                self._reject(f.source_file, rally["where"][f"plac_{place}"],
+                             f"plac_{place}: member number {clip(member)} is not in the member register")
+        bonus = " ".join(map(str, points)) + " gp" if points else "no bonus below the first row of rally_bonus.csv"
+        self.events.append({"event_id": key, "organisation": self.organisation, "system": SYSTEM_NAME, "event_date": date,
+                            "kind": "se_rally_bonus", "source_file": f.source_file, "source_sha256": f.sha256,
+                            "location": f"{header} → {bonus}"})
+        self.posted[f.source_file] = max(1, len(known))
+        if not known:
+            return
+        frame = pd.DataFrame(known, columns=["member", "place", "points", "how"])
+        frame = frame.assign(event_id=key, denomination="gp", event_date=[date] * len(frame), rule_version=version,
+                             basis=f"{header} → {bonus}; " + frame["how"] + " (a bonus: no ranking points)",
+                             season=season_label(date, self.start_month), source_file=f.source_file, source_sha256=f.sha256,
+                             location=frame["place"].map(lambda k: rally["where"][f"plac_{k}"]))
+        self._append_awards(frame, "event_id", "points")
 
     def _ranking_points(self, lines: pd.DataFrame) -> pd.DataFrame:
         """Ranking points of each entrant's result (seed section 7), from the unrounded award of its
