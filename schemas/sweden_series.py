@@ -151,3 +151,28 @@ class SeSeriesMatch(pa.DataFrameModel):
         strict = True
         coerce = True
         unique = ["match_id"]
+
+
+class SeSeriesFinal(pa.DataFrameModel):
+    """Lake table se_series_finals: one row per team per final standings file version posted: its
+    final place and the final-place awards its players got (bonus by place, G1/G3/E7), summed."""
+
+    series: _TEXT = pa.Field()
+    organisation: _TEXT = pa.Field()
+    series_id: _TEXT = pa.Field()
+    event_date: _DATE = pa.Field()
+    table: _TEXT = pa.Field(isin=TABLES)
+    division: _INT = pa.Field(ge=1)
+    place: _INT = pa.Field(ge=1)
+    team: _TEXT = pa.Field()
+    bonus_bp: _POINTS = pa.Field()
+    bonus_sp: _POINTS = pa.Field()
+    bonus_gp: _POINTS = pa.Field()
+    source_file: _TEXT = pa.Field()
+    source_sha256: _TEXT = pa.Field()
+    run_id: _TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["series", "team", "run_id"]

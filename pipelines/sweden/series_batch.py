@@ -37,16 +37,16 @@ from pipelines.sweden import series as SR
 from pipelines.sweden.series_parse import (
     INT_WHAT, KNOWN as MATCH_KNOWN, SERIES_DEFAULTS, SERIES_ID, SERIES_ID_WHAT, _INT, latest_versions, parse_match,
 )
-from schemas.common import DATE, POINTS, TEXT
+from schemas.common import DATE, INT, POINTS, TEXT
 from schemas.ledger import AwardDraft
-from schemas.sweden_series import TABLES, SeSeriesMatch
+from schemas.sweden_series import TABLES, SeSeriesFinal, SeSeriesMatch
 
 MATCH_SUFFIX = ".match.txt"
 SERIES_SUFFIX = ".series.txt"
 FINAL_SUFFIX = ".final.csv"
 RULE_VERSION = "se-2009"
-LAKE_TABLES = {"se_series_matches": SeSeriesMatch}
-WAREHOUSE_SQL = ["warehouse/se_series_matches", "warehouse/se_series_standings"]
+LAKE_TABLES = {"se_series_matches": SeSeriesMatch, "se_series_finals": SeSeriesFinal}
+WAREHOUSE_SQL = ["warehouse/se_series_matches", "warehouse/se_series_standings", "warehouse/se_series_final_places"]
 _AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
 _LAKE_COLUMNS = list(SeSeriesMatch.to_schema().columns)
 
@@ -187,6 +187,7 @@ class SeriesNight:
         self.events: list[dict] = []
         self.awards: list[pd.DataFrame] = []
         self.lake: list[pd.DataFrame] = []
+        self.finals: list[pd.DataFrame] = []
         self._series: dict[str, tuple[dict | None, File | None]] = {}
         self.tonight: dict[str, File] = {}
 
@@ -408,6 +409,7 @@ class SeriesNight:
                 denomination=close["denomination"], points=close["closing"], basis=basis,
                 source_file=pd.Series(f.source_file, index=close.index), sha=pd.Series(f.sha256, index=close.index),
                 location=pd.Series("whole file", index=close.index)))
+        self.finals.append(self._final_rows(key, sid, info, date, standings, bonus, f))
         # one event record per kind of line of the final (bonus, place bonus, closing), and the final itself
         what = {"=final": "final standings", "=bonus": "bonus by final place", "=place": "final-place award (G1, G3, E7)",
                 "=total": "closing lines: the series total rounded up"}
@@ -419,6 +421,24 @@ class SeriesNight:
                                 "location": f"{what[e]}: final standings of {len(standings)} teams, table {info['table']}"})
         self.posted[f.source_file] = len(standings)
 
+
+    def _final_rows(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, bonus: pd.DataFrame, f: File) -> pd.DataFrame:
+        """Lake rows se_series_finals: each team's final place and its players' final-place awards
+        (exact shares summed per denomination, truncated to hundredths like the lines)."""
+        per = {}
+        if len(bonus):
+            sums = bonus.groupby(["team", "denomination"])["share"].agg(lambda s: sum(s, Fraction(0)))
+            per = {k: trunc2(v) for k, v in sums.items()}
+        zero = Decimal("0.00")
+        teams = list(standings["team"])
+        return pd.DataFrame({
+            "series": key, "organisation": self.organisation, "series_id": sid,
+            "event_date": pd.Series([pd.Timestamp(date).date()] * len(teams), dtype=DATE),
+            "table": info["table"], "division": int(info["division"] or 1), "place": standings["place"].astype(int).to_numpy(),
+            "team": teams,
+            **{f"bonus_{d}": pd.Series([per.get((t, d), zero) for t in teams], dtype=POINTS) for d in ("bp", "sp", "gp")},
+            "source_file": f.source_file, "source_sha256": f.sha256, "run_id": self.ctx.run_id,
+        }).astype({"division": INT, "place": INT})
 
 # -- the hook of the nightly run (pipelines/sweden/system.py) -------------------------------------
 def _held_matches(ctx, organisation: str) -> list[str]:
@@ -444,7 +464,7 @@ def run_night(batch, files: list, register_tonight: bool = False) -> dict[str, p
     retry = register_tonight or any(role(f.source_file) == "series_file" for f in files)
     held = _held_matches(batch.ctx, batch.organisation) if retry else []
     if not files and not held:
-        return {"se_series_matches": empty_frame(SeSeriesMatch)}
+        return {"se_series_matches": empty_frame(SeSeriesMatch), "se_series_finals": empty_frame(SeSeriesFinal)}
     night = SeriesNight(batch.ctx, batch.organisation, batch.root, batch.members,
                         lambda d: season_label(d, batch.start_month), Path(batch.ctx.data_dir) / "rules" / "sweden",
                         batch.rules.printed["B2bonus"], held, retry_all_held=register_tonight)
@@ -454,7 +474,9 @@ def run_night(batch, files: list, register_tonight: bool = False) -> dict[str, p
     batch.events.extend(night.events)
     batch.awards.extend(night.awards)
     lake = [x for x in night.lake if len(x)]
-    return {"se_series_matches": pd.concat(lake, ignore_index=True) if lake else empty_frame(SeSeriesMatch)}
+    finals = [x for x in night.finals if len(x)]
+    return {"se_series_matches": pd.concat(lake, ignore_index=True) if lake else empty_frame(SeSeriesMatch),
+            "se_series_finals": pd.concat(finals, ignore_index=True) if finals else empty_frame(SeSeriesFinal)}
 
 
 # -- publication ---------------------------------------------------------------------------------
@@ -463,6 +485,13 @@ _PAGE = """<!doctype html>
 <body>
 <h1>{{ title }}</h1>
 <p>{{ organisation_name }} – {{ club }}</p>
+{% if final %}
+<h2>Slutställning</h2>
+<table>
+<tr><th>Plac</th><th>Lag</th><th>Matcher</th><th>VP</th><th>Poäng ({{ denomination }})</th><th>Placeringsbonus (lagets spelare)</th></tr>
+{% for r in final %}<tr><td>{{ r.place }}</td><td>{{ r.team }}</td><td>{{ r.matches }}</td><td>{{ r.vp }}</td><td>{{ r.points }}</td><td>{{ r.bonus }}</td></tr>
+{% endfor %}</table>
+{% endif %}
 {% for night in nights %}
 <h2>Ställning efter {{ night.night }}</h2>
 <table>
@@ -501,6 +530,7 @@ def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
         from awards a left join se_members m on m.member = a.player_id and m.organisation = a.organisation
         where a.system = 'sweden' and a.organisation = ? and split_part(a.event_id, '#', 1) in (select series from se_series_matches)
         group by all order by series, member""", [organisation])
+    finals = fetch(con, "select * from se_series_final_places where series like ? order by series, place", [organisation + "/%"])
     env = template_env(Path(__file__).parent / "templates")
     page = env.from_string(_PAGE)
     written = []
@@ -510,10 +540,13 @@ def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
         nights = [{"night": str(n), "rows": [{"place": int(r.place), "team": r.team, "matches": int(r.matches), "vp": fmt(r.vp),
                                               "points": fmt(r.points)} for r in h.itertuples()]}
                   for n, h in g.groupby("night", sort=True)]
+        final = [{"place": int(r.place), "team": r.team, "matches": fmt(r.matches), "vp": fmt(r.vp), "points": fmt(r.match_points),
+                  "bonus": " ".join(f"{v} {d}" for d, v in (("bp", r.bonus_bp), ("sp", r.bonus_sp), ("gp", r.bonus_gp)) if v)}
+                 for r in finals[finals["series"] == series].itertuples()]
         people = [{"member": r.member, "name": r.name, "bp": fmt(r.bp), "sp": fmt(r.sp), "gp": fmt(r.gp)} for r in mine.itertuples()]
         html = page.render(title=str(series).split("/")[-1], organisation_name=org.get("display_name", organisation),
                            club=str(series).split("/")[1] if str(series).count("/") >= 2 else "", nights=nights,
-                           denomination=str(g["denomination"].iloc[0]), players=people)
+                           denomination=str(g["denomination"].iloc[0]), players=people, final=final)
         buf = io.StringIO()
         w = csv.writer(buf, delimiter=";", lineterminator="\n")
         w.writerow(["medlem", "namn", "bp", "sp", "gp"])

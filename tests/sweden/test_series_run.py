@@ -119,8 +119,14 @@ def test_a_season_night_by_night(office):
                                 # Tall: round 1 drawn 8/8/8/4/4, round 2 drawn (t1 and t5 one half) 4/8/8/8/4, round 3 won 16 × 4
                                 T[0]: 8 + 4 + 16, T[1]: 8 + 8 + 16, T[2]: 8 + 8 + 16, T[3]: 4 + 8 + 16, T[4]: 4 + 4,
                                 **{b: 8 for b in B}}
+    # the final places with each team's record (VP after penalties, the walkover's 18-0 counted) and the
+    # bonus its players got: Ek 17 + 13 + 20 = 50 VP, Tall 15 + 17 + 18 = 50, Gran 13 + 18 + 12 = 43,
+    # Björk 15 + 0 + 10 = 25; the bonus 4 × 30 bp to Ek alone
+    assert final_places(office) == [(1, "Lag Ek", 3, 50, 128, 120, 0, 0), (2, "Lag Tall", 3, 50, 128, 0, 0, 0),
+                                    (3, "Lag Gran", 3, 43, 32, 0, 0, 0), (4, "Lag Björk", 3, 25, 32, 0, 0, 0)]
     page = (office.state / "publications" / ORG / "malmo-bk" / "serie-klubbserien" / "index.html").read_text()
     assert "Lag Björk" in page and f"<td>{E[0]}</td><td>Spelare 000 Åström</td><td>62.00</td>" in page
+    assert "<h2>Slutställning</h2>" in page and "<td>1</td><td>Lag Ek</td><td>3</td><td>50.00</td><td>128.00</td><td>120.00 bp</td>" in page
     assert "Ställning efter 2026-10-15" in page
     # running again posts nothing
     assert office.run(date(2026, 10, 18)).exit_code == 0
@@ -140,6 +146,17 @@ def test_a_season_night_by_night(office):
     assert all((lines_of(office, p)["entry_type"] == "reversal").sum() == 0 for p in other)
     assert holdings(office) == {E[0]: 54, E[1]: 54, E[2]: 54, E[3]: 50, E[4]: 4, **{g: 8 for g in G},
                                 T[0]: 28, T[1]: 32, T[2]: 32, T[3]: 28, T[4]: 8, **{b: 16 for b in B}}
+    # the corrected final's rows replace the first: Ek 17 + 13 + 16 = 46 VP and 3 × 32 points; Björk 15 + 0 + 14
+    # = 29 VP and 32 + 0 + 32 points (both draws)
+    assert final_places(office) == [(1, "Lag Ek", 3, 46, 96, 120, 0, 0), (2, "Lag Tall", 3, 50, 128, 0, 0, 0),
+                                    (3, "Lag Gran", 3, 43, 32, 0, 0, 0), (4, "Lag Björk", 3, 29, 64, 0, 0, 0)]
+
+
+def final_places(office) -> list[tuple]:
+    fp = office.query("select place, team, matches, vp, match_points, bonus_bp, bonus_sp, bonus_gp from se_series_final_places "
+                      "where series = ? order by place", [SERIES])
+    return [(int(r.place), r.team, int(r.matches), *(int(Decimal(v)) for v in (r.vp, r.match_points, r.bonus_bp, r.bonus_sp,
+                                                                                 r.bonus_gp))) for r in fp.itertuples()]
 
 
 def test_truncated_shares_and_closing_lines(office):
@@ -261,6 +278,11 @@ def test_g1_final_place_bonus_and_e7_conversion_to_gold(office):
     assert gp == {a[0]: 33, a[1]: 33, a[2]: 33, a[3]: 3, a[4]: 2, **{m: 23 for m in b}, **{m: 16 for m in c},
                   **{m: 2 for m in x}, **{m: 1 for m in y}}
     assert sp == {m: 4 for m in z}
+    # the final places' awards summed per team: G1 3 × 28, 4 × 20, 4 × 14 gp; E7 x 4 × 16 sp moved to 4 × 1.6 gp
+    fp = office.query("select series, team, bonus_sp, bonus_gp from se_series_final_places order by series, place")
+    assert [(r.team, Decimal(r.bonus_sp), Decimal(r.bonus_gp)) for r in fp.itertuples()] == [
+        ("X", Decimal(-64), Decimal("6.40")), ("Y", Decimal(-16), Decimal("1.60")), ("Z", 0, 0),
+        ("A", 0, 84), ("B", 0, 80), ("C", 0, 56)]
     close = office.query("select player_id, denomination, points from awards where event_id = ?", [f"{sm}#=total"])
     assert {(p, d, str(Decimal(v))) for p, d, v in zip(close["player_id"], close["denomination"], close["points"])} == \
         {(a[0], "gp", "0.50"), (a[1], "gp", "0.50"), (a[2], "gp", "0.50"), (a[4], "gp", "0.50"),
