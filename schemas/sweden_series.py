@@ -115,8 +115,26 @@ class SeriesPlaceBonus(pa.DataFrameModel):
         unique = ["rule_version", "table", "division", "place"]
 
 
+class SeriesRanking(pa.DataFrameModel):
+    """series_ranking.csv: the national ranking kind (ranking.csv) a series' match points count as
+    (seed section 7); a table not listed (the bronze B tables) gives no ranking points. Only match
+    points count: "Bonus i Allsvenskan, SM- eller DM-finaler ger ej rankingpoäng", and E7's points
+    converted to gold count as the sp played ("Rankingpoäng baseras dock på det inspelade antalet
+    silverpoäng")."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    table: Series[str] = pa.Field(isin=TABLES)
+    kind: Series[str] = pa.Field(str_length={"min_value": 1})
+    source: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "table"]
+
+
 RULE_TABLES = {"series_place_bonus": SeriesPlaceBonus, "series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints,
-               "series_bonus": SeriesBonus, "series_parameters": SeriesParameters}
+               "series_bonus": SeriesBonus, "series_parameters": SeriesParameters, "series_ranking": SeriesRanking}
 
 
 from schemas.common import DATE as _DATE, INT as _INT, POINTS as _POINTS, TEXT as _TEXT  # noqa: E402
@@ -176,3 +194,30 @@ class SeSeriesFinal(pa.DataFrameModel):
         strict = True
         coerce = True
         unique = ["series", "team", "run_id"]
+
+
+class SeSeriesRanking(pa.DataFrameModel):
+    """Lake table se_series_ranking: one row per player per final standings file version posted
+    whose series' match points earn ranking points: the exact points played and the ranking points."""
+
+    series: _TEXT = pa.Field()
+    organisation: _TEXT = pa.Field()
+    series_id: _TEXT = pa.Field()
+    event_date: _DATE = pa.Field()
+    club: _TEXT = pa.Field()
+    table: _TEXT = pa.Field(isin=TABLES)
+    member: _TEXT = pa.Field()
+    team: _TEXT = pa.Field()
+    place: _INT = pa.Field(ge=1)
+    sp: _POINTS = pa.Field()
+    gp: _POINTS = pa.Field()
+    rp: _POINTS = pa.Field(ge=0)
+    rp_basis: _TEXT = pa.Field()
+    source_file: _TEXT = pa.Field()
+    source_sha256: _TEXT = pa.Field()
+    run_id: _TEXT = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["series", "member", "run_id"]

@@ -39,13 +39,13 @@ from pipelines.sweden.series_parse import (
 )
 from schemas.common import DATE, INT, POINTS, TEXT
 from schemas.ledger import AwardDraft
-from schemas.sweden_series import TABLES, SeSeriesFinal, SeSeriesMatch
+from schemas.sweden_series import TABLES, SeSeriesFinal, SeSeriesMatch, SeSeriesRanking
 
 MATCH_SUFFIX = ".match.txt"
 SERIES_SUFFIX = ".series.txt"
 FINAL_SUFFIX = ".final.csv"
 RULE_VERSION = "se-2009"
-LAKE_TABLES = {"se_series_matches": SeSeriesMatch, "se_series_finals": SeSeriesFinal}
+LAKE_TABLES = {"se_series_matches": SeSeriesMatch, "se_series_finals": SeSeriesFinal, "se_series_ranking": SeSeriesRanking}
 WAREHOUSE_SQL = ["warehouse/se_series_matches", "warehouse/se_series_standings", "warehouse/se_series_final_places"]
 _AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
 _LAKE_COLUMNS = list(SeSeriesMatch.to_schema().columns)
@@ -188,6 +188,7 @@ class SeriesNight:
         self.awards: list[pd.DataFrame] = []
         self.lake: list[pd.DataFrame] = []
         self.finals: list[pd.DataFrame] = []
+        self.played: list[pd.DataFrame] = []  # per player of each finished series: the exact points played
         self._series: dict[str, tuple[dict | None, File | None]] = {}
         self.tonight: dict[str, File] = {}
 
@@ -410,6 +411,7 @@ class SeriesNight:
                 source_file=pd.Series(f.source_file, index=close.index), sha=pd.Series(f.sha256, index=close.index),
                 location=pd.Series("whole file", index=close.index)))
         self.finals.append(self._final_rows(key, sid, info, date, standings, bonus, f))
+        self.played.append(self._played(key, sid, info, date, standings, lines, f))
         # one event record per kind of line of the final (bonus, place bonus, closing), and the final itself
         what = {"=final": "final standings", "=bonus": "bonus by final place", "=place": "final-place award (G1, G3, E7)",
                 "=total": "closing lines: the series total rounded up"}
@@ -421,6 +423,24 @@ class SeriesNight:
                                 "location": f"{what[e]}: final standings of {len(standings)} teams, table {info['table']}"})
         self.posted[f.source_file] = len(standings)
 
+
+    def _played(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, lines: pd.DataFrame, f: File) -> pd.DataFrame:
+        """Each player's exact match points of a finished series (no bonus: "Bonus i Allsvenskan, SM-
+        eller DM-finaler ger ej rankingpoäng"), per denomination, with the team of most halves."""
+        if lines.empty:
+            return pd.DataFrame()
+        exact = lines.groupby(["player", "denomination"])["share"].agg(lambda s: sum(s, Fraction(0))).unstack("denomination")
+        team = (lines.groupby(["player", "team"], as_index=False)["halves"].sum().sort_values(["halves", "team"], ascending=[False, True])
+                .drop_duplicates("player").set_index("player")["team"])
+        place = dict(zip(standings["team"], standings["place"].astype(int)))
+        return pd.DataFrame({
+            "series": key, "series_id": sid, "table": info["table"], "event_date": pd.Timestamp(date).date(),
+            "member": exact.index.astype(str), "team": team.reindex(exact.index).to_numpy(),
+            "place": [place.get(t, 0) for t in team.reindex(exact.index)],
+            "exact_sp": [v if isinstance(v, Fraction) else Fraction(0) for v in exact.get("sp", pd.Series(index=exact.index))],
+            "exact_gp": [v if isinstance(v, Fraction) else Fraction(0) for v in exact.get("gp", pd.Series(index=exact.index))],
+            "source_file": f.source_file, "source_sha256": f.sha256,
+        })
 
     def _final_rows(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, bonus: pd.DataFrame, f: File) -> pd.DataFrame:
         """Lake rows se_series_finals: each team's final place and its players' final-place awards
@@ -464,7 +484,8 @@ def run_night(batch, files: list, register_tonight: bool = False) -> dict[str, p
     retry = register_tonight or any(role(f.source_file) == "series_file" for f in files)
     held = _held_matches(batch.ctx, batch.organisation) if retry else []
     if not files and not held:
-        return {"se_series_matches": empty_frame(SeSeriesMatch), "se_series_finals": empty_frame(SeSeriesFinal)}
+        return {"se_series_matches": empty_frame(SeSeriesMatch), "se_series_finals": empty_frame(SeSeriesFinal),
+                "se_series_ranking": empty_frame(SeSeriesRanking)}
     night = SeriesNight(batch.ctx, batch.organisation, batch.root, batch.members,
                         lambda d: season_label(d, batch.start_month), Path(batch.ctx.data_dir) / "rules" / "sweden",
                         batch.rules.printed["B2bonus"], held, retry_all_held=register_tonight)
@@ -476,7 +497,40 @@ def run_night(batch, files: list, register_tonight: bool = False) -> dict[str, p
     lake = [x for x in night.lake if len(x)]
     finals = [x for x in night.finals if len(x)]
     return {"se_series_matches": pd.concat(lake, ignore_index=True) if lake else empty_frame(SeSeriesMatch),
-            "se_series_finals": pd.concat(finals, ignore_index=True) if finals else empty_frame(SeSeriesFinal)}
+            "se_series_finals": pd.concat(finals, ignore_index=True) if finals else empty_frame(SeSeriesFinal),
+            "se_series_ranking": series_ranking(night, batch)}
+
+
+def series_ranking(night: SeriesNight, batch) -> pd.DataFrame:
+    """Lake rows se_series_ranking: the ranking points of each player of each series finished tonight
+    (seed section 7: the unrounded points played × the rate of the table's kind, series_ranking.csv,
+    rounded up once; pipelines/sweden/ranking.py). A series is one result, dated at its last match."""
+    from pipelines.sweden import ranking as R
+    from schemas.common import empty_frame
+
+    played = [x for x in night.played if len(x)]
+    if not played:
+        return empty_frame(SeSeriesRanking)
+    p = pd.concat(played, ignore_index=True)
+    kinds = night.rules["series_ranking"]
+    kind_of = dict(zip(kinds.loc[kinds["rule_version"] == RULE_VERSION, "table"], kinds.loc[kinds["rule_version"] == RULE_VERSION, "kind"]))
+    p = p[p["table"].isin(list(kind_of))]
+    if p.empty:
+        return empty_frame(SeSeriesRanking)
+    rp = [R.ranking_points({"sp": sp, "gp": gp}, kind_of[t], batch.rules, RULE_VERSION)
+          for sp, gp, t in zip(p["exact_sp"], p["exact_gp"], p["table"])]
+    slug_to_club = dict(zip(batch.clubs["slug"].astype(str), batch.clubs["club"].astype(str)))
+    out = pd.DataFrame({
+        "series": p["series"], "organisation": batch.organisation, "series_id": p["series_id"],
+        "event_date": pd.Series(list(p["event_date"]), dtype=DATE),
+        "club": [slug_to_club.get(PurePosixPath(k).parts[1], "") if len(PurePosixPath(k).parts) > 2 else "" for k in p["series"]],
+        "table": p["table"], "member": p["member"], "team": p["team"], "place": p["place"].astype(int),
+        "sp": pd.Series([trunc2(v) for v in p["exact_sp"]], dtype=POINTS), "gp": pd.Series([trunc2(v) for v in p["exact_gp"]], dtype=POINTS),
+        "rp": pd.Series([Decimal(r).quantize(Decimal("0.01")) for r, _ in rp], dtype=POINTS),
+        "rp_basis": [f"{how} (points played in the series, no bonus)" if how else "" for _, how in rp],
+        "source_file": p["source_file"], "source_sha256": p["source_sha256"], "run_id": batch.ctx.run_id,
+    })
+    return out[out["rp"] > 0].reset_index(drop=True)
 
 
 # -- publication ---------------------------------------------------------------------------------

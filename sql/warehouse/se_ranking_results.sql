@@ -7,8 +7,11 @@
 -- expire without any new input.
 -- A member counts a result only where the ledger holds silver or gold for the member from that
 -- event (a reserve who played too little got nothing, and gets no ranking points either).
--- Inputs: se_results, awards, se_members, runs, se_ranking_parameters. Parameters: none (the as-of
--- date is the last run's, the window and count the rule version in effect on it).
+-- A finished team series (its final standings posted) is one result per player, dated at its last
+-- match, on the points the player played (no bonus; lake se_series_ranking, current file version).
+-- Inputs: se_results, awards, lake_se_series_ranking, sources, se_members, runs,
+-- se_ranking_parameters. Parameters: none (the as-of date is the last run's, the window and count
+-- the rule version in effect on it).
 with
 
 results as (
@@ -17,6 +20,14 @@ results as (
 
 members as (
     select * from se_members
+),
+
+lake_series_ranking as (
+    select * from internal.lake_se_series_ranking
+),
+
+current_sources as (
+    select organisation, source_file, sha256, run_id as since_run_id from sources where is_current
 ),
 
 awarded as (
@@ -72,22 +83,60 @@ member_results as (
     where results.rp > 0
 ),
 
-dated as (
-    select
-        member_results.*,
-        window_rule.as_of,
-        window_rule.results as best_of,
-        member_results.event_date >= cast(window_rule.as_of - to_months(window_rule.months) as date) as in_window
+list_results as (
+    select member_results.*
     from member_results
-    cross join window_rule
-    inner join members
-        on members.member = member_results.member
-        and members.organisation = member_results.organisation
     inner join awarded
         on awarded.member = member_results.member
         and awarded.event_id = member_results.event_id
         and awarded.organisation = member_results.organisation
-    where member_results.event_date <= window_rule.as_of
+),
+
+series_results as (
+    -- the current version of each final standings file: a corrected final replaces its rows
+    select
+        lake_series_ranking.organisation,
+        lake_series_ranking.series as event_id,
+        lake_series_ranking.event_date,
+        lake_series_ranking.series_id as event_name,
+        'serie ' || lake_series_ranking."table" as level,
+        lake_series_ranking.club as event_club,
+        lake_series_ranking.series as competition,
+        cast(lake_series_ranking.place as varchar) as place_label,
+        lake_series_ranking.sp,
+        lake_series_ranking.gp,
+        lake_series_ranking.rp,
+        lake_series_ranking.rp_basis,
+        lake_series_ranking.member
+    from lake_series_ranking
+    inner join current_sources
+        on current_sources.organisation = lake_series_ranking.organisation
+        and current_sources.source_file = lake_series_ranking.source_file
+        and current_sources.sha256 = lake_series_ranking.source_sha256
+        and lake_series_ranking.run_id >= current_sources.since_run_id
+    where lake_series_ranking.rp > 0
+    qualify row_number() over (partition by lake_series_ranking.series, lake_series_ranking.member
+                               order by lake_series_ranking.run_id desc) = 1
+),
+
+all_results as (
+    select * from list_results
+    union all by name
+    select * from series_results
+),
+
+dated as (
+    select
+        all_results.*,
+        window_rule.as_of,
+        window_rule.results as best_of,
+        all_results.event_date >= cast(window_rule.as_of - to_months(window_rule.months) as date) as in_window
+    from all_results
+    cross join window_rule
+    inner join members
+        on members.member = all_results.member
+        and members.organisation = all_results.organisation
+    where all_results.event_date <= window_rule.as_of
 ),
 
 ordered as (

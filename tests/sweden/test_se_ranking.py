@@ -19,6 +19,8 @@ import pytest
 from pipelines.core.sql import connect, sql_text
 from pipelines.sweden.ranking import event_kind, parameters_table, ranking_points
 from pipelines.sweden.rules import load_rules
+from schemas.common import empty_frame
+from schemas.sweden_series import SeSeriesRanking
 from se_helpers import ORG, post_event, register
 
 
@@ -82,6 +84,11 @@ def ranking_warehouse(results: list[tuple], runs: list[tuple], unpaid: tuple = (
     for name, frame in tables.items():
         con.register(f"_{name}", frame)
         con.execute(f"create table {name} as select * from _{name}")
+    # no team series here: an empty lake table and no sources
+    con.execute("create schema internal")
+    con.register("_series", empty_frame(SeSeriesRanking))
+    con.execute("create table internal.lake_se_series_ranking as select * from _series")
+    con.execute("create table sources (organisation varchar, source_file varchar, sha256 varchar, run_id varchar, is_current boolean)")
     for view in ("se_ranking_results", "se_ranking"):
         con.execute(f"create view {view} as {sql_text('warehouse/' + view)}")
     return con

@@ -278,6 +278,15 @@ def test_g1_final_place_bonus_and_e7_conversion_to_gold(office):
     assert gp == {a[0]: 33, a[1]: 33, a[2]: 33, a[3]: 3, a[4]: 2, **{m: 23 for m in b}, **{m: 16 for m in c},
                   **{m: 2 for m in x}, **{m: 1 for m in y}}
     assert sp == {m: 4 for m in z}
+    # national ranking (seed section 7): each finished series is one result per player, on the points
+    # played (no bonus): G1 gold × 15: a1-a3 (3 + 1.5) × 15 = 67.5 -> 68, a4 3 × 15 = 45, a5 1.5 × 15 =
+    # 22.5 -> 23, b 45, c 23; E7 on the sp played ("Rankingpoäng baseras dock på det inspelade antalet
+    # silverpoäng"), 1 rp each: x 16, y 4, z 4
+    rr = office.query("select member, event_id, rp, counted from se_ranking_results where event_id in (?, ?)", [sm, d3])
+    assert dict(zip(rr["member"], (int(v) for v in rr["rp"]))) == {
+        a[0]: 68, a[1]: 68, a[2]: 68, a[3]: 45, a[4]: 23, **{m: 45 for m in b}, **{m: 23 for m in c},
+        **{m: 16 for m in x}, **{m: 4 for m in y}, **{m: 4 for m in z}}
+    assert rr["counted"].all()
     # the final places' awards summed per team: G1 3 × 28, 4 × 20, 4 × 14 gp; E7 x 4 × 16 sp moved to 4 × 1.6 gp
     fp = office.query("select series, team, bonus_sp, bonus_gp from se_series_final_places order by series, place")
     assert [(r.team, Decimal(r.bonus_sp), Decimal(r.bonus_gp)) for r in fp.itertuples()] == [
