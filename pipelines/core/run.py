@@ -499,8 +499,9 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             names = system.player_names(con, org) if hasattr(system, "player_names") else None
             notes_for = ((lambda players, _s=system, _o=org: _s.player_notes(con, _o, players))
                          if hasattr(system, "player_notes") else None)
+            always = system.player_pages_due(con, org) if hasattr(system, "player_pages_due") else set()
             published.extend(str(p) for p in site.publish_organisation(con, org, out_dir, ctx.run_id, ctx.data_dir,
-                                                                       names, notes_for))
+                                                                       names, notes_for, always))
         top = site.publish_site_index(paths.publications, organisations, ctx.data_dir)
         if top is not None:
             published.append(str(top))

@@ -122,12 +122,14 @@ def standing_lines(con, organisation: str) -> pd.DataFrame:
 
 
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
-                         names: pd.DataFrame | None = None, notes_for=None) -> list[Path]:
+                         names: pd.DataFrame | None = None, notes_for=None, always: set[str] = frozenset()) -> list[Path]:
     """The organisation's index and the player pages this run touched (or that are missing).
     `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
     register); where the id is the name (mahjong, backgammon) there are none. `notes_for(players)`:
     a rule system's lines about each player that depend on the player's own lines only (the
-    Swedish master class and promotions), for the pages written tonight."""
+    Swedish master class and promotions), for the pages written tonight. `always`: players whose
+    page is rendered every night, as their notes change without lines of their own (the Swedish
+    ranking position); a page is written only when its bytes change."""
     organisation = org["organisation"]
     name_of = dict(zip(names["player_id"].astype(str), names["name"].astype(str))) if names is not None and len(names) else {}
     text = messages(data_dir, org.get("language") or "en")
@@ -146,11 +148,15 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     written = []
     pages = published_pages(out_dir)
     event_pages = event_links(lines, pages, organisation)
-    due = [p for p in players if p in touched or not (folder / f"{slugs[p]}.html").is_file()]
+    due = [p for p in players if p in touched or p in always or not (folder / f"{slugs[p]}.html").is_file()]
     notes = notes_for(set(due)) if notes_for is not None and due else {}
+    # each player's lines by one grouping, not a scan of every line per page (a federation has
+    # millions of lines and tens of thousands of pages)
+    ids = lines["player_id"].astype(str)
+    by_player = dict(tuple(lines[ids.isin(due)].groupby(ids[ids.isin(due)], sort=False))) if due else {}
     for player in due:
         page = folder / f"{slugs[player]}.html"
-        mine = lines[lines["player_id"] == player]
+        mine = by_player.get(player, lines.iloc[0:0])
         # the page's own stamp (the player's latest line and its rule versions): a page left
         # untouched by a night stays true, as the organisation's later dates do not concern it
         own = {"as_of": str(mine["event_date"].max()) if len(mine) else "",

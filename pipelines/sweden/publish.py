@@ -160,8 +160,9 @@ def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str
 def class_notes(con: duckdb.DuckDBPyConnection, organisation: str, members: set[str]) -> dict[str, list[str]]:
     """For the site's player pages: each member's master class and Klöver star now, what the next
     class needs, and the promotions with their dates (all from the member's own lines, so a page
-    a night leaves untouched stays true; the ranking position moves with everyone's results and is
-    on the ranking page). Three queries for all the members at once."""
+    a night leaves untouched stays true), and the national ranking position with the counted
+    results (it moves with everyone's results, so every ranked member's page is due each night:
+    ranked_members). Five queries for all the members at once."""
     if not members:
         return {}
     wanted = sorted(members)
@@ -178,7 +179,35 @@ def class_notes(con: duckdb.DuckDBPyConnection, organisation: str, members: set[
     for member, mine in promoted.groupby("member", sort=True):
         notes.setdefault(str(member), []).extend(
             f"befordran {p.reached_on}: {p.title}" + ("" if p.first_time else " (igen; ingen ny nål)") for p in mine.itertuples())
+    ranked = fetch(con, "select r.member, r.rank, r.ranking_points, r.results_counted, (select count(*) from se_ranking "
+                        "where organisation = r.organisation) as ranked from se_ranking r where r.organisation = ? "
+                        "and r.member in (select unnest(?))", [organisation, wanted])
+    counted = fetch(con, "select member, event_date, event_name, place_label, rp from se_ranking_results where organisation = ? "
+                         "and counted and member in (select unnest(?)) order by member, rp desc, event_date desc, event_id",
+                    [organisation, wanted])
+    results = {str(m): g for m, g in counted.groupby("member", sort=False)}
+    for r in ranked.itertuples():
+        mine = results.get(str(r.member))
+        listed = "" if mine is None else "; räknade resultat: " + ", ".join(
+            f"{e.event_date} {e.event_name or '–'} (plac {e.place_label}) {int(e.rp)} rp" for e in mine.itertuples())
+        notes.setdefault(str(r.member), []).append(
+            f"nationell ranking: plats {int(r.rank)} av {int(r.ranked)}, {int(r.ranking_points)} rp "
+            f"({int(r.results_counted)} resultat räknas){listed}")
     return notes
+
+
+def ranked_members(con: duckdb.DuckDBPyConnection, organisation: str) -> set[str]:
+    """The members whose page shows a ranking position tonight or showed one after the previous run
+    (a result in the window as of either date): their position moves without lines of their own.
+    Members whose results all expired before the previous run have pages without one already."""
+    rows = fetch(con, """
+        with recent as (select as_of from runs order by run_id desc limit 2)
+        select distinct member from se_ranking_results
+        where organisation = ?
+          and event_date >= cast((select min(cast(as_of as date)) from recent)
+                                 - to_months((select max(cast(months as integer)) from se_ranking_parameters)) as date)""",
+                 [organisation])
+    return set(rows["member"].astype(str))
 
 
 def _class_line(now: pd.DataFrame, classes: pd.DataFrame) -> str:

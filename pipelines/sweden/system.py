@@ -188,6 +188,13 @@ class SwedenSystem:
 
         return class_notes(con, org["organisation"], players)
 
+    def player_pages_due(self, con, org) -> set[str]:
+        """Player pages to render every night whatever was posted: the ranked members' (the
+        ranking position moves with everyone's results and with time)."""
+        from pipelines.sweden.publish import ranked_members
+
+        return ranked_members(con, org["organisation"])
+
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.sweden.publish import explain_player
 

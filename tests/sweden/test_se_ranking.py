@@ -212,9 +212,18 @@ def test_a_result_expires_on_the_next_night_without_new_input(office):
     office.run(date(2026, 11, 2))
     r = office.query("select member, ranking_points, oldest_counted from se_ranking where member = '200000'")
     assert r["ranking_points"][0] == Decimal("78.00") and str(r["oldest_counted"][0]) == "2024-11-02"
+    # the member's page: position among the 26 ranked (13 silver-or-better pairs of 52: a quarter),
+    # the 78 rp and the counted result; rewritten the night the result expires, with no new input
+    from pipelines.core.site import PLAYERS, player_slug
+
+    page = (office.state / "publications" / ORG / PLAYERS / f"{player_slug('200000')}.html").read_text(encoding="utf-8")
+    assert "nationell ranking: plats 1 av 26, 78 rp (1 resultat räknas); räknade resultat: 2024-11-02" in page
+    assert "(plac 1) 78 rp" in page
     office.run(date(2026, 11, 3))
     assert office.query("select count(*) as n from se_ranking")["n"][0] == 0
     reasons = office.query("select distinct not_counted_reason from se_ranking_results")
     assert list(reasons["not_counted_reason"]) == ["äldre än fönstret"]
+    page = (office.state / "publications" / ORG / PLAYERS / f"{player_slug('200000')}.html").read_text(encoding="utf-8")
+    assert "nationell ranking" not in page and "2024-11-02" in page  # the award line stays, the position goes
     page = (office.state / "publications" / ORG / "ranking" / "index.html").read_text(encoding="utf-8")
     assert "Per 2026-11-03" in page
