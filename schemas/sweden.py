@@ -407,6 +407,9 @@ class SeResult(pa.DataFrameModel):
     # ranking.csv, rounded up) and how; null in files written before the ranking existed
     rp: POINTS = pa.Field(nullable=True)
     rp_basis: TEXT = pa.Field(nullable=True)
+    # a barometer player paid for part of the matches (× played / matches) ranks on that part:
+    # "member=rp" per such player, space separated; empty or null: every player has rp
+    rp_players: TEXT = pa.Field(nullable=True)
 
     class Config:
         strict = True

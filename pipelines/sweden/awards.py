@@ -601,7 +601,7 @@ def _reserves(players: pd.DataFrame) -> pd.DataFrame:
     """A player must have played half the rounds (or boards); in a barometer a player of a team of
     more than 4 gets points × matches played / matches, if at least a third, rounded up."""
     if players.empty:
-        return players.assign(final=pd.Series(dtype="int64"))
+        return players.assign(final=pd.Series(dtype="int64"), share=pd.Series(dtype="string"))
     pts = players["points"].astype("int64")
     played = players["played"].astype("Int64")
     of = players["played_of"].astype("Int64")
@@ -625,4 +625,6 @@ def _reserves(players: pd.DataFrame) -> pd.DataFrame:
     notes = notes.where(~(share_rule & ~enough.fillna(False)), "played " + played.astype(str) + " of " + of.astype(str)
                         + " matches: less than a third, no points")
     basis = players["basis"] + notes.map(lambda s: f"; {s}" if s else "")
-    return players.assign(final=out.astype("int64"), basis=basis)
+    # the exact part a part-time barometer player is paid (the national ranking counts it unrounded)
+    share = ("" + played.astype(str) + "/" + of.astype(str)).where(partial & enough.fillna(False), "1")
+    return players.assign(final=out.astype("int64"), basis=basis, share=share.astype(str))

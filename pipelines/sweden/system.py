@@ -588,6 +588,7 @@ class _Batch:
             "rp": pd.Series([zero if pd.isna(v) else Decimal(int(v)).quantize(zero) for v in rows.get("rp", pd.Series(pd.NA, index=rows.index))],
                             dtype=POINTS),
             "rp_basis": rows.get("rp_basis", pd.Series("", index=rows.index)).fillna(""),
+            "rp_players": rows.get("rp_players", pd.Series("", index=rows.index)).fillna(""),
         })
         self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
 
@@ -782,11 +783,22 @@ class _Batch:
         ev_of = {key: ev for key, ev, *_ in self.pending}
         top = lines[lines["denomination"].isin(["sp", "gp"])].drop_duplicates(["competition", "entrant", "denomination"])
         out = []
+        # a barometer player paid for part of the matches ranks on that part, exact (× played / matches)
+        part = lines[lines["denomination"].isin(["sp", "gp"]) & (lines["share"].astype(str) != "1")]
+        players: dict[tuple, list[tuple[str, int, str]]] = {}
+        for (comp, entrant, member, event_id, version, share), g in part.groupby(
+                ["competition", "entrant", "member", "event_id", "rule_version", "share"]):
+            f = Fraction(str(share))
+            exact = {d: Fraction(x) * f for d, x in zip(g["denomination"], g["exact"])}
+            rp, how = R.ranking_points(exact, R.event_kind(ev_of[event_id]), self.rules, version)
+            players.setdefault((comp, entrant), []).append((str(member), rp, f"{member} played {share} of the matches: {how}"))
         for (comp, entrant, event_id, version), g in top.groupby(["competition", "entrant", "event_id", "rule_version"]):
             exact = {d: Fraction(x) for d, x in zip(g["denomination"], g["exact"])}
             rp, how = R.ranking_points(exact, R.event_kind(ev_of[event_id]), self.rules, version)
-            out.append((comp, entrant, rp, how))
-        return pd.DataFrame(out, columns=["competition", "entrant", "rp", "rp_basis"])
+            mine = players.get((comp, entrant), [])
+            how += "".join(f"; {h}" for _, _, h in mine)
+            out.append((comp, entrant, rp, how, " ".join(f"{m}={r}" for m, r, _ in mine)))
+        return pd.DataFrame(out, columns=["competition", "entrant", "rp", "rp_basis", "rp_players"])
 
     def _result(self) -> SystemBatch:
         names = {s.source_file for s in self.sources}

@@ -78,18 +78,36 @@ member_results as (
         results.gp,
         results.rp,
         results.rp_basis,
+        results.entrant,
         unnest(string_split(results.members, ' ')) as member
     from results
     where results.rp > 0
 ),
 
+part_time as (
+    -- a barometer player paid for part of the matches: the rp of that part ("member=rp" pairs)
+    select organisation, event_id, competition, entrant, split_part(pair, '=', 1) as member,
+           cast(split_part(pair, '=', 2) as decimal(14, 2)) as rp
+    from (
+        select organisation, event_id, competition, entrant, unnest(string_split(rp_players, ' ')) as pair
+        from results
+        where coalesce(rp_players, '') <> ''
+    )
+),
+
 list_results as (
-    select member_results.*
+    select member_results.* exclude (entrant) replace (coalesce(part_time.rp, member_results.rp) as rp)
     from member_results
     inner join awarded
         on awarded.member = member_results.member
         and awarded.event_id = member_results.event_id
         and awarded.organisation = member_results.organisation
+    left join part_time
+        on part_time.organisation = member_results.organisation
+        and part_time.event_id = member_results.event_id
+        and part_time.competition = member_results.competition
+        and part_time.entrant = member_results.entrant
+        and part_time.member = member_results.member
 ),
 
 series_results as (

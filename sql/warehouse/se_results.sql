@@ -82,6 +82,7 @@ select
     cast(current_results.gp + current_results.sp / 10 + current_results.bp / 100 as decimal(14, 2)) as mp,
     current_results.rp,
     current_results.rp_basis,
+    current_results.rp_players,
     current_results.rule_version,
     current_results.source_file,
     current_results.location

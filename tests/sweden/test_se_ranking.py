@@ -227,3 +227,21 @@ def test_a_result_expires_on_the_next_night_without_new_input(office):
     assert "nationell ranking" not in page and "2024-11-02" in page  # the award line stays, the position goes
     page = (office.state / "publications" / ORG / "ranking" / "index.html").read_text(encoding="utf-8")
     assert "Per 2026-11-03" in page
+
+
+def test_a_part_time_barometer_player_ranks_on_the_part_played(office):
+    # a silver team barometer of 8 teams (Tabell E1: the winner ⌈1.5 × 8⌉ = 12 sp per player); the
+    # winners' fifth player played 5 of 14 matches (at least a third): paid ⌈12 × 5/14⌉ = 5 sp, and
+    # ranked on the same part, unrounded: 12 × 5/14 = 4.29 → 5 rp, not the team's 12
+    register(office)
+    extra = (["spelat"], lambda i: ["14 14 14 14 5"])
+    post_event(office, "malmo-bk", "baro-silver", 8, per=5, extra=extra, nivå="silver", form="lagbarometer", brickor="42",
+               matcher="14", sanktion="SBF-S-1", datum="2026-10-03")
+    office.run(date(2026, 11, 2))
+    assert list(office.query("select reason from quarantine")["reason"]) == []
+    rr = office.query("select member, rp, rp_basis from se_ranking_results where event_id like '%baro-silver' "
+                      "and member in ('200000', '200004') order by member")
+    assert [int(v) for v in rr["rp"]] == [12, 5]
+    assert "200004 played 5/14 of the matches: silver: 30/7 sp × 1 = 30/7 → 5 rp" in rr["rp_basis"][1]
+    paid = office.query("select points from awards where player_id = '200004' and event_id like '%baro-silver'")
+    assert int(paid["points"][0]) == 5
