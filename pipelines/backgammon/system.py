@@ -142,6 +142,8 @@ def _quarantine(problems: pd.DataFrame, lines: pd.DataFrame) -> pd.DataFrame:
 
 
 class BackgammonSystem:
+    # its events are published inside period pages (the site links a player's lines to them)
+    publishes_periods = True
     name = SYSTEM_NAME
     accepted_suffixes = (".csv", ".txt", ".tsv")
     lake_tables = {"backgammon_results": BackgammonResult}

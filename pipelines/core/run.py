@@ -501,7 +501,8 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
                          if hasattr(system, "player_notes") else None)
             always = system.player_pages_due(con, org) if hasattr(system, "player_pages_due") else set()
             published.extend(str(p) for p in site.publish_organisation(con, org, out_dir, ctx.run_id, ctx.data_dir,
-                                                                       names, notes_for, always))
+                                                                       names, notes_for, always,
+                                                                       getattr(system, "publishes_periods", False)))
         top = site.publish_site_index(paths.publications, organisations, ctx.data_dir)
         if top is not None:
             published.append(str(top))

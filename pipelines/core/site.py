@@ -55,6 +55,9 @@ def messages(data_dir: Path, language: str) -> dict[str, str]:
     return _messages(own if own.is_file() else DATA_DIR / "site" / "messages.csv")[language]
 
 
+_MONTH_FOLDER = re.compile(r"\d{4}-\d{2}")
+
+
 def player_slug(player_id: str) -> str:
     """The permalink of a player's page: readable (letters and digits of any script kept) and
     unique (a hash of the exact id), the same from run to run."""
@@ -90,6 +93,22 @@ def event_links(lines: pd.DataFrame, pages: list[dict], organisation: str) -> di
     return dict(zip(ids[found], "../" + folder[found] + "/index.html"))
 
 
+def period_links(lines: pd.DataFrame, pages: list[dict]) -> dict[str, str]:
+    """{event_id: the link to the page of the line's period} for rule systems whose events are
+    published only inside a period's page (a mahjong game in its leaderboard, a backgammon match in
+    its month's snapshot): the page whose folder ends in the latest YYYY-MM not after the event's
+    month. Periods follow one another, so that is the period the event belongs to."""
+    months = sorted((p["folder"].rsplit("/", 1)[-1], p["folder"]) for p in pages if _MONTH_FOLDER.fullmatch(p["folder"].rsplit("/", 1)[-1]))
+    if not months or lines.empty:
+        return {}
+    starts = pd.Series([m for m, _ in months])
+    events = lines.drop_duplicates("event_id")
+    month = events["event_date"].astype(str).str.slice(0, 7)
+    at = starts.searchsorted(month.to_numpy(), side="right") - 1  # the latest start not after the month
+    folders = [months[i][1] if i >= 0 else None for i in at]
+    return {str(e): f"../{f}/index.html" for e, f in zip(events["event_id"], folders) if f is not None}
+
+
 def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str]) -> list[Path]:
     """Up / previous / next links on every published page (pipelines/core/pager.py); a page is
     rewritten only when its links change."""
@@ -122,14 +141,16 @@ def standing_lines(con, organisation: str) -> pd.DataFrame:
 
 
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
-                         names: pd.DataFrame | None = None, notes_for=None, always: set[str] = frozenset()) -> list[Path]:
+                         names: pd.DataFrame | None = None, notes_for=None, always: set[str] = frozenset(),
+                         period_pages: bool = False) -> list[Path]:
     """The organisation's index and the player pages this run touched (or that are missing).
     `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
     register); where the id is the name (mahjong, backgammon) there are none. `notes_for(players)`:
     a rule system's lines about each player that depend on the player's own lines only (the
     Swedish master class and promotions), for the pages written tonight. `always`: players whose
     page is rendered every night, as their notes change without lines of their own (the Swedish
-    ranking position); a page is written only when its bytes change."""
+    ranking position); a page is written only when its bytes change. `period_pages`: the system
+    publishes its events inside period pages (mahjong, backgammon): lines link to their period's."""
     organisation = org["organisation"]
     name_of = dict(zip(names["player_id"].astype(str), names["name"].astype(str))) if names is not None and len(names) else {}
     text = messages(data_dir, org.get("language") or "en")
@@ -147,7 +168,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
                         [organisation, run_id])["player_id"].astype(str))
     written = []
     pages = published_pages(out_dir)
-    event_pages = event_links(lines, pages, organisation)
+    event_pages = period_links(lines, pages) if period_pages else event_links(lines, pages, organisation)
     due = [p for p in players if p in touched or p in always or not (folder / f"{slugs[p]}.html").is_file()]
     notes = notes_for(set(due)) if notes_for is not None and due else {}
     # each player's lines by one grouping, not a scan of every line per page (a federation has

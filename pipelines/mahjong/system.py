@@ -130,6 +130,8 @@ def _awards(results: pd.DataFrame, rules: LeagueRules, org: pd.Series) -> pd.Dat
 
 
 class MahjongSystem:
+    # its events are published inside period pages (the site links a player's lines to them)
+    publishes_periods = True
     name = "mahjong"
     accepted_suffixes = (".txt", ".csv")
     expected_content = EXPECTED_CONTENT

@@ -82,6 +82,26 @@ def test_a_player_line_links_to_its_event_page_where_the_event_has_one(site):
     # member 100000 (Karin Lövgren) won the north-south list of BK Lavec's Tuesday Mitchell of 2024-09-03
     karin = (site / "svensk-bridge" / "players" / f"{player_slug('100000')}.html").read_text(encoding="utf-8")
     assert 'href="../bk-lavec/2024-09-03-tisdag/index.html"' in karin
-    # a mahjong line is a game, published only inside its period's leaderboard: no event link
+    # a mahjong line is a game, published inside its period's leaderboard (two months from the
+    # period's folder name): each links to the period its date falls in
     ken = (site / "sofu-mahjong" / "players" / f"{player_slug('Ken')}.html").read_text(encoding="utf-8")
-    assert "→</a>" not in ken
+    rows = _line_links(ken, r'href="\.\./(\d{4}-\d{2})/index\.html"')
+    assert rows and all(p and p <= month <= _plus_one_month(p) for month, p in rows), rows
+    # a backgammon line links to its month's snapshot
+    bg = next((site / "ukbgclub" / "players").glob("*.html")).read_text(encoding="utf-8")
+    bg_rows = _line_links(bg, r'href="\.\./\d{4}/(\d{4}-\d{2})/index\.html"')
+    assert bg_rows and all(month == snapshot for month, snapshot in bg_rows), bg_rows
+
+
+def _line_links(page: str, link: str) -> list[tuple[str, str | None]]:
+    """(the line's month, the month in its link or None) of every award line of a player page."""
+    out = []
+    for month, row in re.findall(r'<tr><td class="date">(\d{4}-\d{2})-\d{2}</td>(.*?)</tr>', page, re.S):
+        found = re.search(link, row)
+        out.append((month, found.group(1) if found else None))
+    return out
+
+
+def _plus_one_month(month: str) -> str:
+    year, m = int(month[:4]), int(month[5:])
+    return f"{year + m // 12}-{m % 12 + 1:02d}"
