@@ -143,3 +143,34 @@ def test_a_rank_column_with_ties_sorts_as_numbers_in_chromium(site, tmp_path):
     got = _browse(page, _PROBE % {"num": 0, "name": 1, "query": json.dumps("zzz-nobody")}, tmp_path)
     assert got["down"] == [r[1] for r in sorted(rows, key=lambda r: -_number(r[0]))]
     assert got["filtered"] == []
+
+
+_FRAMES = """window.onload = function () {
+  var out = Array.prototype.map.call(document.querySelectorAll("iframe"), function (f) {
+    var e = f.contentDocument.documentElement; return [f.getAttribute("src"), e.scrollWidth, e.clientWidth]; });
+  document.body.setAttribute("data-result", JSON.stringify(out)); };"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_no_page_scrolls_sideways_on_a_390_px_phone(site, tmp_path):
+    """Every page of every kind in a 390 px wide frame: the page is never wider than the screen (a
+    wide table scrolls inside its own box; the board links of a bridge session wrap). Headless
+    Chromium will not open a window narrower than 500 px, so the pages are framed in 390 px iframes."""
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    assert len(pages) > 300
+    frames = "".join(f'<iframe width="390" height="700" src="{p}"></iframe>' for p in pages)
+    wrapper = site / "probe-390.html"
+    wrapper.write_text(f"<!doctype html><html><head><meta charset='utf-8'></head><body>{frames}<script>{_FRAMES}</script>"
+                       "</body></html>", encoding="utf-8")
+    try:
+        out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                              "--user-data-dir=" + str(tmp_path / "chromium"), "--virtual-time-budget=10000",
+                              "--dump-dom", wrapper.as_uri()], capture_output=True, text=True, timeout=600)
+    finally:
+        wrapper.unlink()
+    m = re.search(r'data-result="([^"]*)"', out.stdout)
+    assert m, out.stderr[-2000:]
+    measured = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert len(measured) == len(pages)
+    assert all(width > 300 for _, _, width in measured)  # each frame was laid out at phone width
+    assert [(src, wide) for src, wide, width in measured if wide > width] == []
