@@ -502,7 +502,8 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             always = system.player_pages_due(con, org) if hasattr(system, "player_pages_due") else set()
             published.extend(str(p) for p in site.publish_organisation(con, org, out_dir, ctx.run_id, ctx.data_dir,
                                                                        names, notes_for, always,
-                                                                       getattr(system, "publishes_periods", False)))
+                                                                       getattr(system, "publishes_periods", False),
+                                                                       paths.page_index(organisation)))
         top = site.publish_site_index(paths.publications, organisations, ctx.data_dir)
         if top is not None:
             published.append(str(top))

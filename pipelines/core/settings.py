@@ -68,6 +68,11 @@ class StatePaths:
     def runs(self) -> Path:
         return self.root / "runs"
 
+    def page_index(self, organisation: str) -> Path:
+        """What the site last read of each published page (title, links, file stamp), so that a
+        night reads only the pages that changed (rebuildable: deleting it costs one full read)."""
+        return self.root / "cache" / "pages" / f"{organisation}.json"
+
     @property
     def publications(self) -> Path:
         return self.root / "publications"

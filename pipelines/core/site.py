@@ -16,6 +16,7 @@ follows its input.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import unicodedata
@@ -66,18 +67,31 @@ def player_slug(player_id: str) -> str:
     return f"{readable}-{digest}" if readable else digest
 
 
-def published_pages(out_dir: Path) -> list[dict]:
+def _stamp(path: Path) -> list[int]:
+    st = path.stat()
+    return [st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+def published_pages(out_dir: Path, index: dict | None = None) -> list[dict]:
     """Every page a rule system published for the organisation (not the index, not player pages):
-    its path relative to the organisation's folder and its own title."""
+    its path relative to the organisation's folder and its own title. `index` (href → what was
+    read of the page and its file stamp): a page whose stamp is unchanged is not read again."""
     pages = []
     for page in sorted(out_dir.rglob("index.html")):
         rel = page.relative_to(out_dir)
         if rel.parts[0] in (PLAYERS, "index.html", "quarantine"):
             continue  # the open-problem report is linked on its own, while problems are open
-        head = page.read_text(encoding="utf-8", errors="replace")[:4000]
-        found = _TITLE.search(head)
-        title = re.sub(r"\s+", " ", found.group(1)).strip() if found else rel.parent.as_posix()
-        pages.append({"href": rel.as_posix(), "title": _unescape(title), "folder": rel.parent.as_posix()})
+        href, stamp = rel.as_posix(), _stamp(page)
+        known = (index or {}).get(href)
+        if known and known.get("stamp") == stamp:
+            title = known["title"]
+        else:
+            head = page.read_text(encoding="utf-8", errors="replace")[:4000]
+            found = _TITLE.search(head)
+            title = _unescape(re.sub(r"\s+", " ", found.group(1)).strip() if found else rel.parent.as_posix())
+            if index is not None:
+                index[href] = {"stamp": stamp, "title": title}
+        pages.append({"href": href, "title": title, "folder": rel.parent.as_posix()})
     return pages
 
 
@@ -109,16 +123,24 @@ def period_links(lines: pd.DataFrame, pages: list[dict]) -> dict[str, str]:
     return {str(e): f"../{f}/index.html" for e, f in zip(events["event_id"], folders) if f is not None}
 
 
-def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str]) -> list[Path]:
+def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: dict | None = None) -> list[Path]:
     """Up / previous / next links on every published page (pipelines/core/pager.py); a page is
-    rewritten only when its links change."""
+    rewritten only when its links change. `index`: a page whose file is as the index last saw it
+    and whose links are the same is not read at all (a federation has tens of thousands)."""
     links = pager.neighbours(pages)
     written = []
     for p in pages:
         path = out_dir / p["href"]
+        nav = pager.nav_html(links[p["href"]], text)
+        known = (index or {}).get(p["href"])
+        if known and known.get("nav") == nav and known.get("linked") == known.get("stamp") == _stamp(path):
+            continue
         page = path.read_text(encoding="utf-8")
-        if _write_if_changed(path, pager.with_nav(page, pager.nav_html(links[p["href"]], text))):
+        if _write_if_changed(path, pager.with_nav(page, nav)):
             written.append(path)
+        if index is not None:
+            stamp = _stamp(path)
+            index[p["href"]] = {"stamp": stamp, "linked": stamp, "title": p["title"], "nav": nav}
     return written
 
 
@@ -142,7 +164,7 @@ def standing_lines(con, organisation: str) -> pd.DataFrame:
 
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
                          names: pd.DataFrame | None = None, notes_for=None, always: set[str] = frozenset(),
-                         period_pages: bool = False) -> list[Path]:
+                         period_pages: bool = False, page_index: Path | None = None) -> list[Path]:
     """The organisation's index and the player pages this run touched (or that are missing).
     `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
     register); where the id is the name (mahjong, backgammon) there are none. `notes_for(players)`:
@@ -150,7 +172,9 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     Swedish master class and promotions), for the pages written tonight. `always`: players whose
     page is rendered every night, as their notes change without lines of their own (the Swedish
     ranking position); a page is written only when its bytes change. `period_pages`: the system
-    publishes its events inside period pages (mahjong, backgammon): lines link to their period's."""
+    publishes its events inside period pages (mahjong, backgammon): lines link to their period's.
+    `page_index`: where the site keeps what it read of the published pages (a private cache), so
+    that a night reads only the pages that changed."""
     organisation = org["organisation"]
     name_of = dict(zip(names["player_id"].astype(str), names["name"].astype(str))) if names is not None and len(names) else {}
     text = messages(data_dir, org.get("language") or "en")
@@ -167,7 +191,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     touched = set(fetch(con, "select distinct player_id from awards where organisation = ? and run_id = ?",
                         [organisation, run_id])["player_id"].astype(str))
     written = []
-    pages = published_pages(out_dir)
+    index = _load_index(page_index)
+    pages = published_pages(out_dir, index)
     event_pages = period_links(lines, pages) if period_pages else event_links(lines, pages, organisation)
     due = [p for p in players if p in touched or p in always or not (folder / f"{slugs[p]}.html").is_file()]
     notes = notes_for(set(due)) if notes_for is not None and due else {}
@@ -202,7 +227,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     from pipelines.core.quarantine_report import open_problems as report_rows
 
     open_problems = len(report_rows(con, organisation))  # exactly what the report lists
-    written += link_pages(out_dir, pages, text)
+    written += link_pages(out_dir, pages, text, index)
+    _save_index(page_index, {p["href"]: index[p["href"]] for p in pages if p["href"] in index} if index is not None else None)
     index = _TEMPLATES.get_template("site_index.html.j2").render(
         t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
         pages=pages, feed=FEED, quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
@@ -264,6 +290,23 @@ def write_feed(con, org: pd.Series, out_dir: Path, text: dict[str, str]) -> Path
         entries=[_feed_entry(r, organisation, text) for r in rows.to_dict("records")])
     path = out_dir / FEED
     return path if _write_if_changed(path, xml) else None
+
+
+def _load_index(path: Path | None) -> dict | None:
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}  # missing or unreadable: every page is read once and the index written again
+
+
+def _save_index(path: Path | None, index: dict | None) -> None:
+    if path is None or index is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_if_changed(path, json.dumps(index, ensure_ascii=False, sort_keys=True))
 
 
 def _write_if_changed(path: Path, text: str) -> bool:

@@ -105,3 +105,39 @@ def _line_links(page: str, link: str) -> list[tuple[str, str | None]]:
 def _plus_one_month(month: str) -> str:
     year, m = int(month[:4]), int(month[5:])
     return f"{year + m // 12}-{m % 12 + 1:02d}"
+
+
+def test_the_page_index_skips_unchanged_pages_and_sees_a_rewritten_one(tmp_path, monkeypatch):
+    from pipelines.core import site
+
+    out = tmp_path / "org"
+    for name in ("2026-08", "2026-10"):
+        (out / name).mkdir(parents=True)
+        (out / name / "index.html").write_text(f"<html><head><title>Period {name}</title></head><body><p>{name}</p></body></html>",
+                                               encoding="utf-8")
+    text = {"up": "up", "prev": "prev", "next": "next", "pages": "pages"}
+    index: dict = {}
+    pages = site.published_pages(out, index)
+    assert [p["title"] for p in pages] == ["Period 2026-08", "Period 2026-10"]
+    assert len(site.link_pages(out, pages, text, index)) == 2  # both get their links
+    assert 'rel="next" href="../2026-10/index.html"' in (out / "2026-08" / "index.html").read_text(encoding="utf-8")
+    # a second night with nothing changed reads no page at all
+    real = Path.read_text
+
+    def no_reading(path, *args, **kwargs):
+        assert path.name != "index.html", f"read {path}"
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", no_reading)
+    pages = site.published_pages(out, index)
+    assert site.link_pages(out, pages, text, index) == []
+    monkeypatch.undo()
+    # a publisher rewrites a page (without links, a new title): it is read and linked again, and its
+    # neighbour too, whose link names the new title
+    (out / "2026-08" / "index.html").write_text("<html><head><title>Period 2026-08 again</title></head><body><p>x</p></body></html>",
+                                               encoding="utf-8")
+    pages = site.published_pages(out, index)
+    assert pages[0]["title"] == "Period 2026-08 again"
+    assert site.link_pages(out, pages, text, index) == [out / "2026-08" / "index.html", out / "2026-10" / "index.html"]
+    assert 'rel="next"' in (out / "2026-08" / "index.html").read_text(encoding="utf-8")
+    assert "Period 2026-08 again" in (out / "2026-10" / "index.html").read_text(encoding="utf-8")
