@@ -116,6 +116,13 @@ def _games(text: str) -> tuple[list[dict], list[tuple[str, str]]]:
                     brace_at = None
                 i += 1
                 continue
+            if s.startswith("{") and "}" in s:
+                # a comment closed on its own line; what follows it on the line is read (a score
+                # row after "{...}" is a row, never dropped)
+                s = s[s.index("}") + 1:].strip()
+                if not s:
+                    i += 1
+                    continue
             if not s:
                 close()
             elif s.startswith("%") or s.startswith(";"):

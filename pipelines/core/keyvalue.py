@@ -53,6 +53,10 @@ def read_key_values(data: bytes, known: dict[str, str], aliases: dict[str, str] 
     aliases = {normalise_key(k): v for k, v in (aliases or {}).items()}
     text, encoding = decode(data, fallbacks)
     out = KeyValues(encoding=encoding)
+    if "\x00" in text:  # no text file holds a NUL byte: one reason, not one per line of noise
+        out.problems.append(("whole file", f"expected a text file of 'key: value' lines (e.g. '{example}'), found binary "
+                                           "data (NUL bytes): is this the right file? Save it as text and send it again"))
+        return out
     for no, raw in enumerate(text.splitlines(), start=1):
         long = too_long(raw)
         if long:

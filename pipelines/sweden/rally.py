@@ -45,6 +45,8 @@ def parse_rally(source_file: str, data: bytes, organisation: str) -> tuple[dict 
     """A rally file -> (rally, problems (location, reason)); the rally is None when it cannot be used."""
     kv = read_key_values(data, KNOWN, ALIASES, FALLBACKS, example="distrikt: Skåne")
     problems = list(kv.problems)
+    if any(loc == "whole file" for loc, _ in problems):
+        return None, problems
     rally = {"name": (kv.get("namn") or "").strip(), "district": (kv.get("distrikt") or "").strip(), "date": None,
              "events": [], "places": [], "where": {k: kv.where(k) for k in KNOWN}}
     if not rally["district"]:

@@ -149,3 +149,12 @@ def test_an_unknown_member_is_quarantined_and_the_others_get_their_bonus(office)
     office.run()
     assert "plac_2: member number 999999 is not in the member register" in " | ".join(_quarantine(office))
     assert _bonus(office, "rallyt") == {"200010": 3, "200030": 1}
+
+
+def test_a_binary_file_is_one_whole_file_reason(office):
+    register(office)
+    office.post(f"{ORG}/stockholm/skrap.rally.txt", bytes(range(256)) * 12)
+    office.run()
+    q = office.query("select location, reason from quarantine where source_file = ?", [f"{ORG}/stockholm/skrap.rally.txt"])
+    assert list(q["location"]) == ["whole file"]
+    assert "found binary data (NUL bytes): is this the right file?" in q["reason"][0]
