@@ -15,6 +15,7 @@ list: seed section 7, "bonus ... ger ej rankingpoäng").
 """
 from __future__ import annotations
 
+import decimal
 import math
 import re
 from fractions import Fraction
@@ -119,10 +120,15 @@ def bonus_lines(places: list[tuple[int, list[str]]], points: list[int]) -> list[
         share = Fraction(sum(covered), len(members))
         gp = math.ceil(share)
         how = (f"place {place}: {points[place - 1]} gp" if len(members) == 1 else
-               f"place {place}= of {len(members)}: ({' + '.join(map(str, covered))}) / {len(members)} = {_fmt(share)} → {gp} gp")
+               f"place {place}= of {len(members)}: ({' + '.join(map(str, covered))}) / {len(members)} = {fraction_text(share)} → {gp} gp")
         out += [(m, place, gp, how) for m in members]
     return out
 
 
-def _fmt(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
+def fraction_text(x: Fraction) -> str:
+    """A pair count or share as a reader writes it: exact when whole, else six significant digits."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 6
+        return format((decimal.Decimal(x.numerator) / x.denominator).normalize(), "f")

@@ -754,9 +754,9 @@ class _Batch:
         pairs = sum(per_event, Fraction(0))
         points = RB.bonus_places(self.rules, version, pairs)
         key = f.source_file[: -len(RB.SUFFIX)]
-        pairs_text = str(pairs) if pairs.denominator == 1 else f"{float(pairs):g}"
+        pairs_text = RB.fraction_text(pairs)
         header = (f"rally {rally['name'] or key} ({rally['district']}): {len(counted)} silver events, {pairs_text} pairs "
-                  f"({' + '.join(str(x) if x.denominator == 1 else f'{float(x):g}' for x in per_event)})")
+                  f"({' + '.join(map(RB.fraction_text, per_event))})")
         lines = RB.bonus_lines(rally["places"], points)
         known = [ln for ln in lines if ln[0] in self.members.index]
         for member, place, _, _ in lines:
