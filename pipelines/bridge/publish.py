@@ -23,6 +23,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+from pipelines.core.charts import bar_chart
 from pipelines.core.templating import template_env
 
 from pipelines.core.sql import fetch
@@ -110,10 +111,27 @@ def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str) -> 
                           "score": "" if pd.isna(score) else _number(int(score)), "mp": _text(r.mp), "pct": pct,
                           "anchor": f"b{st.section}{int(r.board)}"})
         pages[pair_page(st.section, st.direction, st.entrant)] = template.render(
-            st=st, lines=lines, percentages=scoring == "MP", who=" ".join(
+            st=st, lines=lines, percentages=scoring == "MP", chart=_board_chart(lines, scoring), who=" ".join(
                 x for x in (f"セクション {st.section}" if st.section else "", DIRECTIONS.get(st.direction, st.direction),
                             f"ペア {st.entrant}") if x))
     return pages
+
+
+def _board_chart(lines: list[dict], scoring: str):
+    """A pair's boards as bars (core/charts): its percentage on each board around 50 % (matchpoints),
+    or its IMPs around 0; None where no board has a figure."""
+    if scoring == "MP":
+        shown = [(line["board"], Decimal(line["pct"])) for line in lines if line["pct"]]
+        if not shown:
+            return None
+        return bar_chart([b for b, _ in shown], [v for _, v in shown], x_label="ボード Board", y_label="%",
+                         aria_label="ボードごとの得点率 Percentage by board", reference=Decimal(50),
+                         domain=(Decimal(0), Decimal(100)))
+    shown = [(line["board"], Decimal(line["mp"])) for line in lines if line["mp"]]
+    if not shown:
+        return None
+    return bar_chart([b for b, _ in shown], [v for _, v in shown], x_label="ボード Board", y_label="IMP",
+                     aria_label="ボードごとの IMP IMPs by board", reference=Decimal(0))
 
 
 def _hands(deal) -> dict | None:

@@ -21,13 +21,17 @@ import os
 import re
 import unicodedata
 import uuid
+from decimal import Decimal
 from functools import cache
+from itertools import accumulate
 from pathlib import Path
 
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core import pager
+from pipelines.core import charts
+from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.publishing import replace_folder
 from pipelines.core.sql import fetch
 
@@ -57,6 +61,30 @@ def messages(data_dir: Path, language: str) -> dict[str, str]:
 
 
 _MONTH_FOLDER = re.compile(r"\d{4}-\d{2}")
+
+
+def running_totals(lines: pd.DataFrame) -> pd.DataFrame:
+    """A player's balance per denomination after each date they earned points on: (denomination,
+    event_date, total), in date order; exact decimals."""
+    if lines.empty:
+        return pd.DataFrame({"denomination": [], "event_date": [], "total": []})
+    per_day = (lines.assign(points=lines["points"].astype(str).map(Decimal).astype(object), event_date=pd.to_datetime(lines["event_date"]).dt.date)
+               .groupby(["denomination", "event_date"], sort=True)["points"].sum().reset_index())
+    # exact running sums (pandas has no cumulative sum of Decimal objects); one player's dates only
+    total = per_day.groupby("denomination", sort=False)["points"].transform(lambda s: list(accumulate(s)))
+    return per_day.assign(total=total)[["denomination", "event_date", "total"]]
+
+
+def running_total_chart(lines: pd.DataFrame, text: dict[str, str]) -> dict | None:
+    """The chart of a player's running total per denomination (core/charts), drawn once the
+    player has points on two dates or more (one dot says nothing the balance does not)."""
+    totals = running_totals(lines)
+    if totals["event_date"].nunique() < 2:
+        return None
+    series = [Series(str(denomination), list(rows["event_date"]), list(rows["total"]), colour)
+              for colour, (denomination, rows) in zip(PALETTE, totals.groupby("denomination", sort=True))]
+    return {"series": series, "figure": line_chart(series, x_label=text["date"], y_label=text["points"],
+                                                aria_label=text["running_total"], steps=True)}
 
 
 def player_slug(player_id: str) -> str:
@@ -190,7 +218,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     folder = out_dir / PLAYERS
     touched = set(fetch(con, "select distinct player_id from awards where organisation = ? and run_id = ?",
                         [organisation, run_id])["player_id"].astype(str))
-    written = []
+    written = [p for p in [charts.ensure_library(out_dir)] if p is not None]
     index = _load_index(page_index)
     pages = published_pages(out_dir, index)
     event_pages = period_links(lines, pages) if period_pages else event_links(lines, pages, organisation)
@@ -210,7 +238,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
         html = _TEMPLATES.get_template("player.html.j2").render(
             t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
             name=name_of.get(player, ""), stamp=own, notes=notes.get(player, []),
-            balances=balances[balances["player_id"] == player].to_dict("records"),
+            balances=balances[balances["player_id"] == player].to_dict("records"), chart=running_total_chart(mine, text),
             lines=mine.assign(event_date=mine["event_date"].astype(str), points=mine["points"].astype(str),
                               event_page=mine["event_id"].map(event_pages)).to_dict("records"))
         if _write_if_changed(page, html):

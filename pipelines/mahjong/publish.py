@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 
+from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 from pipelines.mahjong import calendar
@@ -23,7 +24,6 @@ def _points_text(value) -> str:
 
 
 _TEMPLATES.filters["pts"] = _points_text
-_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
 _CHART_PLAYERS = 5
 
 
@@ -42,34 +42,17 @@ def _rank_labels(ranks: pd.Series) -> pd.Series:
 
 
 def _chart(history: pd.DataFrame, top_players: list[str]) -> dict:
-    width, height, left, bottom, top = 640, 260, 48, 24, 12
-    data = history[history["player"].isin(top_players)]
+    """The top players' averages at each snapshot of the period (matplotlib SVG, core/charts)."""
+    data = history[history["player"].isin(top_players)].sort_values("as_of")
     if data.empty:
         return {"series": []}
-    snapshots = sorted(data["as_of"].unique())
-    values = data["average"].map(Decimal)
-    low, high = min(values), max(values)
-    if low == high:
-        low, high = low - 1, high + 1
-    def y(v: Decimal) -> float:
-        return (top + (height - top - bottom) * (high - v) / (high - low)).quantize(Decimal("0.1"))  # SVG pixels
-    def x(i: int) -> float:
-        span = max(len(snapshots) - 1, 1)
-        return round(left + 30 + (width - left - 80) * i / span, 1) if len(snapshots) > 1 else (left + width) / 2
-    series = []
-    for colour, player in zip(_COLOURS, top_players):
-        rows = data[data["player"] == player].sort_values("as_of")
-        dots = [
-            {"x": x(snapshots.index(r.as_of)), "y": y(Decimal(r.average)), "label": f"{r.as_of}: {r.average}"}
-            for r in rows.itertuples()
-        ]
-        series.append({"player": player, "colour": colour, "dots": dots, "points": " ".join(f"{d['x']},{d['y']}" for d in dots)})
-    ticks = [low + (high - low) * Decimal(i) / 4 for i in range(5)]
-    return {
-        "width": width, "height": height, "left": left, "series": series,
-        "y_ticks": [{"y": y(t), "label": f"{t:.2f}"} for t in ticks],
-        "x_ticks": [{"x": x(i), "label": str(s)[:7]} for i, s in enumerate(snapshots)],
-    }
+    series = [Series(player, [pd.Timestamp(d).date() for d in rows["as_of"]], [Decimal(str(v)) for v in rows["average"]],
+                     colour)
+              for colour, player in zip(PALETTE, top_players)
+              for rows in [data[data["player"] == player]] if len(rows)]
+    return {"series": series,
+            "figure": line_chart(series, x_label="集計日", y_label="平均点", aria_label="上位の平均点の推移",
+                                 date_format="%Y-%m", ticks_at_dates=True)}
 
 
 def render_period(board: pd.DataFrame, org: pd.Series) -> dict[str, str]:

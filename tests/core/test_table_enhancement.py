@@ -174,3 +174,57 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(site, tmp_path):
     assert len(measured) == len(pages)
     assert all(width > 300 for _, _, width in measured)  # each frame was laid out at phone width
     assert [(src, wide) for src, wide, width in measured if wide > width] == []
+
+
+_CHARTS = """window.onload = function () { setTimeout(function () {
+  var out = Array.prototype.map.call(document.querySelectorAll("iframe"), function (f) {
+    var d = f.contentDocument, svg = d.querySelector("figure.chart .plot svg");
+    if (!svg) return {src: f.getAttribute("src"), drawn: false};
+    var sizes = Array.prototype.map.call(svg.querySelectorAll("text"), function (t) {
+      return parseFloat(f.contentWindow.getComputedStyle(t).fontSize); });
+    return {src: f.getAttribute("src"), drawn: true, width: svg.getBoundingClientRect().width,
+            screen: d.documentElement.clientWidth, smallest_text: Math.min.apply(null, sizes),
+            dots: svg.querySelectorAll("g.mark-symbol path").length, bars: svg.querySelectorAll("g.mark-rect path").length,
+            labels: Array.prototype.map.call(svg.querySelectorAll("g.role-axis-label text"), function (t) { return t.textContent; })};
+  });
+  document.body.setAttribute("data-result", JSON.stringify(out)); }, 500); };"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_every_chart_kind_is_drawn_and_readable_on_a_390_px_phone(site, tmp_path):
+    """A player's running total, a mahjong period's averages and a bridge pair's boards, each in a
+    390 px frame: the Vega libraries draw an SVG no wider than the screen, every text at least
+    10 px, one mark per value of the page's own specification, with no console error."""
+    from tests.core.test_charts import specs
+
+    player = next(p for p in sorted((site / "sofu-mahjong" / "players").glob("*.html")) if specs(p.read_text(encoding="utf-8")))
+    pages = [player, site / "sofu-mahjong" / "2026-10" / "index.html",
+             next((site / "tokyo-bridge-club").glob("*/pair-*.html"))]
+    expected = []
+    for page in pages:
+        (spec,) = specs(page.read_text(encoding="utf-8"))
+        expected.append(len(spec["data"]["values"]))
+    frames = "".join(f'<iframe width="390" height="900" src="{p.relative_to(site).as_posix()}"></iframe>' for p in pages)
+    wrapper = site / "probe-charts.html"
+    wrapper.write_text(f"<!doctype html><html><head><meta charset='utf-8'></head><body>{frames}<script>{_CHARTS}</script>"
+                       "</body></html>", encoding="utf-8")
+    try:
+        out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                              "--user-data-dir=" + str(tmp_path / "chromium"), "--virtual-time-budget=10000",
+                              "--enable-logging=stderr", "--v=0", "--dump-dom", wrapper.as_uri()],
+                             capture_output=True, text=True, timeout=300)
+    finally:
+        wrapper.unlink()
+    m = re.search(r'data-result="([^"]*)"', out.stdout)
+    assert m, out.stderr[-2000:]
+    got = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert [g["drawn"] for g in got] == [True, True, True]
+    for g, n in zip(got, expected):
+        assert 300 < g["width"] <= g["screen"], g
+        assert g["smallest_text"] >= 10, g
+        assert g["dots"] + g["bars"] == n, g
+    # the leaderboard's ticks are its snapshots' months; the bridge bars are numbered by board
+    assert all(re.fullmatch(r"\d{4}-\d{2}", t) for t in got[1]["labels"][:2])
+    assert "1" in got[2]["labels"]
+    console = [line for line in out.stderr.splitlines() if "CONSOLE" in line]
+    assert console == []

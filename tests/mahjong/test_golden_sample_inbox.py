@@ -142,7 +142,9 @@ def test_publications_exist_for_both_periods(golden):
         folder = state / "publications" / "sofu-mahjong" / period
         assert {p.name for p in folder.iterdir()} == {"index.html", "leaderboard.csv", "leaderboard.xlsx", "leaderboard.md"}
     html = (state / "publications" / "sofu-mahjong" / "2026-10" / "index.html").read_text(encoding="utf-8")
-    assert "蒼風杯" in html and "ぽん太" in html and "<svg" in html
+    assert "蒼風杯" in html and "ぽん太" in html
+    # the chart of the top five's averages (core/charts: drawn by Vega-Lite from this specification)
+    assert '<script type="application/json" class="vega-lite">' in html and 'src="../assets/vega.js"' in html
 
 
 def test_explain_shows_each_game_and_the_leaderboard_arithmetic(golden):

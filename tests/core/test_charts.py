@@ -1,0 +1,98 @@
+"""Charts (issue 15): a player's running total, the mahjong leaderboard's averages, a bridge pair's
+boards, as Vega-Lite specifications the page's own copy of the Vega libraries draws.
+
+Expected values by hand: the mahjong seed's placement points 1st 7, 2nd 4, 3rd 2, 4th 0 (scores
+at least 10000, the 2nd at least 20000: no bust, no 3-koro), so A's running total over 1st, 2nd,
+1st on three days is 7, 11, 18."""
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from decimal import Decimal
+
+import pandas as pd
+
+from office import Office
+from pipelines.bridge.publish import _board_chart
+from pipelines.core import charts
+from pipelines.core.site import player_slug, running_totals
+
+ORG = "sofu-mahjong"
+
+
+def game(day: int, order: list[str]) -> str:
+    return f"2026-11-{day:02d}\n" + "".join(f"・{i + 1}位{p} {40000 - 10000 * i}\n" for i, p in enumerate(order))
+
+
+def specs(html: str) -> list[dict]:
+    """Every chart specification of a page (the JSON of its figure.chart elements)."""
+    return [json.loads(m) for m in re.findall(r'<script type="application/json" class="vega-lite">(.*?)</script>', html, re.S)]
+
+
+def test_running_totals_by_hand():
+    lines = pd.DataFrame({
+        "denomination": ["bronze", "bronze", "silver", "bronze"],
+        "event_date": ["2026-01-05", "2026-01-05", "2026-02-01", "2026-03-10"],
+        "points": [Decimal("1.25"), Decimal("0.50"), Decimal("3"), Decimal("2.10")],
+    })
+    got = running_totals(lines)
+    assert got.to_dict("records") == [
+        {"denomination": "bronze", "event_date": date(2026, 1, 5), "total": Decimal("1.75")},
+        {"denomination": "bronze", "event_date": date(2026, 3, 10), "total": Decimal("3.85")},
+        {"denomination": "silver", "event_date": date(2026, 2, 1), "total": Decimal("3")},
+    ]
+
+
+def test_a_player_page_charts_the_running_total_and_the_site_carries_the_library(office: Office):
+    office.post(f"{ORG}/a.txt", game(3, ["A", "B", "C", "D"]))
+    office.post(f"{ORG}/b.txt", game(4, ["B", "A", "C", "E"]))
+    office.post(f"{ORG}/c.txt", game(6, ["A", "C", "</script><script>alert(1)</script>", "B"]))
+    assert office.run().exit_code == 0
+    site = office.state / "publications" / ORG
+    a = (site / "players" / f"{player_slug('A')}.html").read_text(encoding="utf-8")
+    (spec,) = specs(a)
+    values = spec["data"]["values"]
+    assert [(v["date"], v["text"]) for v in values] == [("2026-11-03", "7.00"), ("2026-11-04", "11.00"), ("2026-11-06", "18.00")]
+    assert [v["value"] for v in values] == [7, 11, 18]
+    assert spec["mark"]["interpolate"] == "step-after" and 'src="../assets/vega.js"' in a
+    # the chart's last value is the player's balance as the ledger's own view sums it
+    assert '<td class="num">18.00</td><td class="num">3</td>' in a
+    # a player with points on one day only has no chart
+    d = (site / "players" / f"{player_slug('D')}.html").read_text(encoding="utf-8")
+    assert specs(d) == [] and "vega.js" not in d
+    # a hostile name cannot close the JSON's script element: the page holds it only escaped
+    hostile = "</script><script>alert(1)</script>"
+    for html in [p.read_text(encoding="utf-8") for p in (site / "players").glob("*.html")]:
+        assert hostile not in html
+    library = site / charts.LIBRARY
+    first = library.read_text(encoding="utf-8").split("\n", 1)[0]
+    assert first.startswith("/* vega-embed ") and "vega-lite" in first and library.stat().st_size > 500_000
+    stamp = library.stat().st_mtime_ns
+    office.post(f"{ORG}/d.txt", game(7, ["C", "A", "B", "D"]))
+    assert office.run().exit_code == 0
+    assert library.stat().st_mtime_ns == stamp  # current already: not rewritten
+    a = (site / "players" / f"{player_slug('A')}.html").read_text(encoding="utf-8")
+    assert [v["text"] for v in specs(a)[0]["data"]["values"]] == ["7.00", "11.00", "18.00", "22.00"]
+
+
+def test_chart_json_escapes_what_could_end_its_script_element():
+    figure = charts.line_chart([charts.Series("</script><b>&", [date(2026, 1, 1)], [Decimal("1.5")], charts.PALETTE[0])],
+                               x_label="x", y_label="y", aria_label='a "label" <i>')
+    assert "</script><b>" not in figure and figure.count("</script>") == 1
+    assert 'aria-label="a &#34;label&#34; &lt;i&gt;"' in figure
+    (spec,) = specs(str(figure))
+    assert spec["data"]["values"] == [{"date": "2026-01-01", "value": 1.5, "text": "1.5", "series": "</script><b>&"}]
+
+
+def test_a_bridge_pairs_boards_around_fifty_percent_or_zero_imps():
+    mp = _board_chart([{"board": 1, "pct": "75.00", "mp": "9"}, {"board": 2, "pct": "", "mp": ""},
+                       {"board": 3, "pct": "25.00", "mp": "3"}], "MP")
+    (spec,) = specs(str(mp))
+    assert [(r["category"], r["text"], r["low"]) for r in spec["data"]["values"]] == [(1, "75.00", False), (3, "25.00", True)]
+    assert spec["layer"][1]["encoding"]["y"]["datum"] == 50
+    imp = _board_chart([{"board": 4, "pct": "", "mp": "-3"}, {"board": 5, "pct": "", "mp": "10"}], "IMP")
+    (spec,) = specs(str(imp))
+    assert [(r["category"], r["value"], r["low"]) for r in spec["data"]["values"]] == [(4, -3, True), (5, 10, False)]
+    assert spec["layer"][1]["encoding"]["y"]["datum"] == 0
+    assert _board_chart([{"board": 1, "pct": "", "mp": ""}], "MP") is None
