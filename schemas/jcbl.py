@@ -395,6 +395,24 @@ class OpeningBalanceFrame(pa.DataFrameModel):
         return _is_decimal(s) & s.map(lambda v: isinstance(v, Decimal) and v >= 0 and v == v.quantize(Decimal("0.01"))).astype(bool)
 
 
+class MemberFrame(pa.DataFrameModel):
+    """The member register (members.csv): one row per member, with the name pages show
+    (`shown_as`: the name, or "name (id)" where two members share it; pipelines/core/register.py).
+    Also the warehouse table ``jcbl_members``."""
+
+    organisation: Series[str] = pa.Field()
+    member_id: Series[str] = pa.Field(str_length={"min_value": 1, "max_value": 40})
+    name: Series[str] = pa.Field(str_length={"min_value": 1, "max_value": 200})
+    shown_as: Series[str] = pa.Field(str_length={"min_value": 1})
+    source_file: Series[str] = pa.Field()
+    location: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["organisation", "member_id"]
+
+
 # --------------------------------------------------------------------------- outputs
 
 

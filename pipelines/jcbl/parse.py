@@ -4,6 +4,7 @@ problem becomes a quarantine row (source_file, location "line 7", reason: expect
 - ``<event_id>.event.txt``      event settings, ``key: value`` lines
 - ``<event_id>.standings.csv``  final standings, one line per pair or team
 - ``opening_balances.csv``      masterpoints players brought when they joined the ledger
+- ``members.csv``               the member register: member id and name (read by pipelines/core/register.py)
 
 Text is decoded as UTF-8 (a BOM is fine; Shift_JIS is tried when UTF-8 fails) and NFKC-normalised,
 so full-width digits, colons and percent signs typed in Japanese input modes are accepted.
@@ -19,6 +20,7 @@ from pathlib import PurePosixPath
 
 import pandas as pd
 
+from pipelines.core.register import read_register, shown_names
 from pipelines.jcbl.awards import make_event, quarantine_frame
 from schemas import jcbl as S
 
@@ -515,6 +517,28 @@ def parse_opening_balances(source_file: str, data: bytes, organisation: str | No
     if frame.empty:
         frame = frame.astype({"as_of": "datetime64[ns]"})
     return {"opening_balances": S.OpeningBalanceFrame.validate(frame)}, quarantine_frame(problems)
+
+
+REGISTER_NAME = "members.csv"  # the member register, in the organisation folder only (one per organisation)
+# the header words of a member register: English as documented, and the Japanese a secretary's
+# spreadsheet may carry (NFKC-normalised, lower case)
+MEMBER_COLUMNS = {"member_id": "member_id", "player_id": "member_id", "id": "member_id", "会員番号": "member_id",
+                  "name": "name", "氏名": "name", "名前": "name"}
+
+
+def parse_members(source_file: str, data: bytes, organisation: str | None = None):
+    """members.csv (member_id, name) → ({"members": MemberFrame}, quarantine). Decoded and
+    bounded as every JCBL file (UTF-8 with or without BOM, Shift_JIS, NFKC; lines of at most
+    4,000 characters, ids of 40, names of 200); the reading itself is the shared register reader
+    (pipelines/core/register.py): bad lines are quarantined one by one, the others kept."""
+    org = organisation or (PurePosixPath(source_file).parts[0] if len(PurePosixPath(source_file).parts) > 1 else "")
+    members, problems = read_register(
+        source_file, _text(data), MEMBER_COLUMNS, max_id=MAX_ID_CHARS, max_name=MAX_NAME_CHARS,
+        line_problem=lambda line: (_too_long(source_file, 0, line) or ("", "", None))[2])
+    frame = pd.DataFrame({"organisation": org, "member_id": members["member_id"], "name": members["name"],
+                          "shown_as": shown_names(members), "source_file": source_file,
+                          "location": members["location"]}, index=members.index)
+    return {"members": S.MemberFrame.validate(frame)}, quarantine_frame(problems)
 
 
 def holdings_as_of(awards: pd.DataFrame | None, opening_balances: pd.DataFrame | None, as_of) -> pd.DataFrame:

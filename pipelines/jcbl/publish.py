@@ -1,6 +1,10 @@
 """JCBL publications: one folder per event with its awards table as the JCBL page shows them
 (place, players, RP, BP), and the `explain` lines of a JCBL player.
 
+Players are shown by name where the organisation's member register (members.csv, the warehouse
+table jcbl_members) knows their id: the name, "name (id)" where two members share it, the plain
+id where the register does not know it (pipelines/core/register.py).
+
     var/publications/<organisation>/<event>/index.html   players who received points, per field
     var/publications/<organisation>/<event>/awards.csv    every entrant of the standings with its RP/BP
 
@@ -20,11 +24,13 @@ from pipelines.core.templating import template_env
 
 from pipelines.core.sql import fetch
 from pipelines.core.publishing import event_folder, remove_withdrawn_events, replace_folder, spreadsheet_safe
+from pipelines.core.register import label_players
+from pipelines.jcbl.parse import REGISTER_NAME
 
 _TEMPLATES = template_env(Path(__file__).parent / "templates")
 _UNIT_LABEL = {"pair": ("ペア", "ペア", "組"), "team": ("チーム", "チーム", "チーム")}
 CSV_COLUMNS = ["event_id", "event_date", "event_name", "kind", "unit", "flight", "rank", "entrant", "players",
-               "rp", "bp", "mp", "session_1_pct", "session_2_pct", "winning_vp"]
+               "rp", "bp", "mp", "session_1_pct", "session_2_pct", "winning_vp", "player_names"]
 
 
 def _standings(con: duckdb.DuckDBPyConnection, organisation: str) -> pd.DataFrame:
@@ -39,6 +45,23 @@ def _standings(con: duckdb.DuckDBPyConnection, organisation: str) -> pd.DataFram
     )
 
 
+def shown_names(con: duckdb.DuckDBPyConnection, organisation: str) -> dict[str, str]:
+    """{member_id: how pages show the member} from the organisation's register."""
+    members = fetch(con, "select member_id, shown_as from jcbl_members where organisation = ?", [organisation])
+    return dict(zip(members["member_id"].astype(str), members["shown_as"].astype(str)))
+
+
+def register_changed(con: duckdb.DuckDBPyConnection, organisation: str) -> bool:
+    """Whether the latest run read a new version of the organisation's member register: the
+    names on every page may have changed, whatever month the run posted."""
+    found = fetch(con, """
+        select count(*) as n from sources
+        where organisation = ? and lower(source_file) = lower(?) and status <> 'duplicate'
+          and run_id = (select max(run_id) from runs)
+        """, [organisation, f"{organisation}/{REGISTER_NAME}"])
+    return bool(found["n"].iloc[0])
+
+
 def _text(value) -> str:
     return "" if value is None or pd.isna(value) else str(value)
 
@@ -51,9 +74,11 @@ def _score(value) -> str:
     return str(two) if two == value else str(value.normalize())
 
 
-def render_event(rows: pd.DataFrame, org: pd.Series) -> dict[str, str]:
-    """The publication files of one event (rows: its jcbl_standings rows, in order)."""
+def render_event(rows: pd.DataFrame, org: pd.Series, names: dict[str, str] | None = None) -> dict[str, str]:
+    """The publication files of one event (rows: its jcbl_standings rows, in order; names: how
+    each member of the register is shown)."""
     first = rows.iloc[0]
+    rows = rows.assign(player_names=label_players(rows["players"], names or {}))
     fields = []
     for (unit, flight), g in rows.groupby(["unit", "flight"], sort=False):
         name, entrant_label, counter = _UNIT_LABEL.get(unit, (unit, unit, ""))
@@ -63,7 +88,7 @@ def render_event(rows: pd.DataFrame, org: pd.Series) -> dict[str, str]:
             "entrant_label": entrant_label,
             "size": int(g["field_size"].iloc[0]),
             "rows": [
-                {"rank_label": r.rank_label, "entrant": r.entrant, "players": r.players.replace(" ", "・"),
+                {"rank_label": r.rank_label, "entrant": r.entrant, "players": r.player_names,
                  "rp": r.rp, "bp": r.bp, "mp": r.mp, "earned": r.rp > 0 or r.bp > 0}
                 for r in g.itertuples()  # every entrant: "10 組" above the table is the rows below it
             ],
@@ -85,6 +110,7 @@ def render_event(rows: pd.DataFrame, org: pd.Series) -> dict[str, str]:
             spreadsheet_safe(r.event_id), r.event_date, spreadsheet_safe(_text(r.event_name)), r.kind, r.unit, r.flight,
             r.rank_label, spreadsheet_safe(r.entrant), spreadsheet_safe(r.players), r.rp, r.bp, r.mp,
             _score(r.session_1_pct), _score(r.session_2_pct), _score(r.winning_vp),
+            spreadsheet_safe(r.player_names),
         ])
     return {"index.html": html, "awards.csv": buffer.getvalue()}
 
@@ -92,19 +118,22 @@ def render_event(rows: pd.DataFrame, org: pd.Series) -> dict[str, str]:
 _folder = event_folder
 
 
-def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
+def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path,
+                   every_event: bool = False) -> list[Path]:
     """(Re)write the publication of every event in a month touched by this run, and of any event
-    missing one; remove the publication of an event whose standings no longer stand."""
+    missing one (`every_event`: of every event, as the night a new register arrives); remove the
+    publication of an event whose standings no longer stand."""
     organisation = org["organisation"]
     rows = _standings(con, organisation)
+    names = shown_names(con, organisation)
     written = []
     current = set()
     for event_id, g in rows.groupby("event_id", sort=True):
         target = _folder(out_dir, organisation, event_id)
         current.add(event_id)
-        if str(g["event_date"].iloc[0])[:7] not in affected_months and target.exists():
+        if not every_event and str(g["event_date"].iloc[0])[:7] not in affected_months and target.exists():
             continue
-        replace_folder(target, render_event(g.reset_index(drop=True), org))
+        replace_folder(target, render_event(g.reset_index(drop=True), org, names))
         written.append(target)
     ever = fetch(con, "select distinct event_id, event_date from internal.lake_jcbl_standings where organisation = ?", [organisation])
     remove_withdrawn_events(out_dir, organisation, ever, current, affected_months)

@@ -7,6 +7,8 @@ What an office drops in ``inbox/<organisation>/`` (docs/jcbl.md, "The inbox and 
     <event>.pbn / <event>.xml / <event>.travellers.csv   the travellers (PBN, USEBIO, bridge CSV),
                                    scored by the bridge functions (pipelines/jcbl/travellers.py)
     opening_balances.csv           points players brought when they joined (also <name>.opening_balances.csv)
+    members.csv                    the member register (member_id, name), in the organisation folder: the
+                                   names the pages show; a new register replaces the previous one
 
 An event is a PAIR of files that may arrive on different nights, so:
 
@@ -47,11 +49,11 @@ from pipelines.core import ledger
 from pipelines.core.inbox import IGNORED_PREFIXES
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.jcbl.awards import aggregate_awards, award_components, check_event, winning_vp
-from pipelines.jcbl.parse import MAX_MATCHES, holdings_as_of, parse_event, parse_opening_balances, parse_standings
+from pipelines.jcbl.parse import MAX_MATCHES, REGISTER_NAME, holdings_as_of, parse_event, parse_members, parse_opening_balances, parse_standings
 from pipelines.jcbl.rules import JcblRules, load_rules
 from pipelines.jcbl.travellers import TRAVELLER_SUFFIXES, is_traveller_file, read_travellers, standings_from_travellers
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
-from schemas.jcbl import LAKE_DECIMALS, PERCENT, VP, JcblStanding
+from schemas.jcbl import LAKE_DECIMALS, PERCENT, VP, JcblStanding, MemberFrame
 from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft
 
 SYSTEM_NAME = "jcbl"
@@ -63,7 +65,7 @@ KNOWN_OPTIONS: set[str] = set()  # the [options] table of a JCBL organisation: n
 POINTS_LIMIT = Decimal(10) ** 10  # what decimal(12, 2) holds
 EXPECTED_CONTENT = ("JCBL files: an event file <event>.event.txt ('date: 2024-06-02', 'kind: weekly_pairs' ...), "
                     "its standings <event>.standings.csv (header 'rank,entrant,players' and one line per entrant) or "
-                    "travellers (.pbn, .xml, .travellers.csv), or opening_balances.csv (player_id,as_of,rp,bp)")
+                    "travellers (.pbn, .xml, .travellers.csv), or opening_balances.csv (player_id,as_of,rp,bp), or the member register members.csv (member_id,name)")
 
 _AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
 _EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
@@ -77,7 +79,7 @@ RESULT_SUFFIXES = (STANDINGS_SUFFIX,) + TRAVELLER_SUFFIXES  # an event's results
 
 
 def role_of(source_file: str) -> str | None:
-    """'event', 'standings', 'travellers', 'opening' or None (not a JCBL file name)."""
+    """'event', 'standings', 'travellers', 'opening', 'register' or None (not a JCBL file name)."""
     name = PurePosixPath(source_file).name.lower()
     if name.endswith(EVENT_SUFFIX) and len(name) > len(EVENT_SUFFIX):
         return "event"
@@ -87,6 +89,8 @@ def role_of(source_file: str) -> str | None:
         return "travellers"
     if name == OPENING_NAME or name.endswith("." + OPENING_NAME):
         return "opening"
+    if name == REGISTER_NAME:
+        return "register"
     return None
 
 
@@ -217,12 +221,31 @@ class JcblSystem:
     # -- warehouse, publications, explain: see publish.py ---------------------------------------
     def warehouse_tables(self, ctx: RunContext, org: pd.Series) -> dict[str, pd.DataFrame]:
         kinds = self.rules(ctx).tables["event_kinds"]
-        return {"jcbl_event_kinds": kinds[["rule_version", "kind", "label", "description"]].astype(str).reset_index(drop=True)}
+        return {"jcbl_event_kinds": kinds[["rule_version", "kind", "label", "description"]].astype(str).reset_index(drop=True),
+                "jcbl_members": members_table(ctx, org)}
 
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
-        from pipelines.jcbl.publish import publish_events
+        from pipelines.jcbl.publish import publish_events, register_changed
 
-        return publish_events(con, org, affected_months, out_dir)
+        # a new register changes the names on every page, whatever month was posted tonight
+        return publish_events(con, org, affected_months, out_dir, every_event=register_changed(con, org["organisation"]))
+
+    def player_names(self, con, org) -> pd.DataFrame:
+        """Names beside member ids on the site's index and player pages (the member register)."""
+        from pipelines.core.sql import fetch
+
+        return fetch(con, "select member_id as player_id, name from jcbl_members where organisation = ?", [org["organisation"]])
+
+    def player_pages_due(self, con, org) -> set[str]:
+        """Player pages to render tonight whatever was posted: every player's, the night a new
+        register arrives (the names on them change; a page is written only when its bytes do)."""
+        from pipelines.core.sql import fetch
+        from pipelines.jcbl.publish import register_changed
+
+        if not register_changed(con, org["organisation"]):
+            return set()
+        return set(fetch(con, "select distinct player_id from balances where organisation = ?",
+                         [org["organisation"]])["player_id"].astype(str))
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.jcbl.publish import explain_player
@@ -231,6 +254,17 @@ class JcblSystem:
 
 
 SYSTEM = JcblSystem()
+
+
+def members_table(ctx: RunContext, org: pd.Series) -> pd.DataFrame:
+    """The warehouse table jcbl_members: the good lines of the organisation's register in the
+    inbox (its bad lines were quarantined the night it arrived), as the pages show them."""
+    organisation = org["organisation"]
+    members = pd.DataFrame(columns=list(MemberFrame.to_schema().columns))
+    f = _load(Path(ctx.inbox), f"{organisation}/{REGISTER_NAME}") if ctx.inbox is not None else None
+    if f is not None:
+        members = parse_members(f.source_file, f.data, organisation)[0]["members"]
+    return members.astype(str).reset_index(drop=True)
 
 
 class _Batch:
@@ -264,19 +298,20 @@ class _Batch:
 
     # -- the night's work --------------------------------------------------------------------------
     def run(self) -> SystemBatch:
-        batch_files = {"event": [], "standings": [], "travellers": [], "opening": []}
+        batch_files = {"event": [], "standings": [], "travellers": [], "opening": [], "register": []}
         for s in self.sources:
             role = role_of(s.source_file)
             if role is None:
                 self._reject(s.source_file, "whole file",
                              f"not a JCBL file name: expected <event>{EVENT_SUFFIX} (event settings), <event>{STANDINGS_SUFFIX} "
                              f"(final standings), <event>.pbn, <event>.xml or <event>.travellers.csv (travellers instead of "
-                             f"standings) or {OPENING_NAME} (opening balances), found {PurePosixPath(s.source_file).name!r}; "
+                             f"standings), {OPENING_NAME} (opening balances) or {REGISTER_NAME} (the member register), found {PurePosixPath(s.source_file).name!r}; "
                              "see docs/jcbl.md. The file waits in the inbox; rename it to be read")
                 continue
             batch_files[role].append(_File(s.source_file, s.path, s.sha256, s.read(), in_batch=True))
 
         self.openings = self._opening_balances(batch_files["opening"])
+        self._register(batch_files["register"])
         units = self._units(batch_files["event"], batch_files["standings"] + batch_files["travellers"])
         ready = [r for r in (self._parse(u) for u in units) if r is not None]
         for unit, event, standings in sorted(ready, key=lambda r: (r[1]["event"]["event_date"].iloc[0], r[0].key)):
@@ -317,6 +352,19 @@ class _Batch:
         for name in names:
             self.posted[name] = int(accepted.get(name, 0))
         return kept
+
+    def _register(self, batch: list[_File]) -> None:
+        """Tonight's member register: its bad lines are quarantined, its members counted as
+        posted. It posts no ledger lines and scores nothing: the pages read it (jcbl_members)."""
+        for f in batch:
+            if PurePosixPath(f.source_file).parent.as_posix() != self.organisation:
+                self._reject(f.source_file, "whole file",
+                             f"the member register belongs in the organisation folder: {self.organisation}/{REGISTER_NAME} "
+                             "(one register per organisation); this file waits in the inbox and is not read")
+                continue
+            parsed, problems = parse_members(f.source_file, f.data, self.organisation)
+            self._reject_frame(problems)
+            self.posted[f.source_file] = len(parsed["members"])
 
     def _units(self, events: list[_File], standings: list[_File]) -> list[_Unit]:
         units: dict[str, _Unit] = {}

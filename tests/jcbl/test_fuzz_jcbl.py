@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines.jcbl.parse import parse_event, parse_opening_balances, parse_standings, physical_lines
+from pipelines.jcbl.parse import parse_event, parse_members, parse_opening_balances, parse_standings, physical_lines
 from process_helpers import process
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "samples" / "inbox" / "jcbl-tokyo"
@@ -131,6 +131,22 @@ def test_opening_balances_account_for_every_line(data):
     assert not posted & named_lines(q)  # a line is posted or quarantined, not both
     rows = data_lines(data)
     if rows and not any(loc == "line %d" % rows[0][0] or loc == "file" for loc in q["location"]):
+        for no, ln in rows[1:]:
+            empty_cells = not ln.replace(",", "").replace('"', "").strip()
+            assert no in posted or no in named_lines(q) or empty_cells, (no, ln)
+
+
+@FUZZ
+@given(mutated((SAMPLES / "members.csv").read_bytes()) | st.binary(max_size=300))
+def test_the_member_register_accounts_for_every_line(data):
+    """members.csv (issue 15): a line is a member or a problem naming it, never both, never lost."""
+    frames, q = parse_members(f"{ORG}/members.csv", data, ORG)
+    members = frames["members"]
+    posted = {int(l.split()[1]) for l in members["location"]}
+    assert not posted & named_lines(q)
+    assert members["member_id"].is_unique
+    rows = data_lines(data)
+    if rows and not any(loc in ("line %d" % rows[0][0], "whole file") for loc in q["location"]):
         for no, ln in rows[1:]:
             empty_cells = not ln.replace(",", "").replace('"', "").strip()
             assert no in posted or no in named_lines(q) or empty_cells, (no, ln)
