@@ -157,6 +157,9 @@ def parse_final(f: File, teams: set[str]) -> tuple[pd.DataFrame | None, list[tup
         if len(r) < 2 or not _INT.fullmatch(r[0].strip()):
             problems.append((f.source_file, f"line {no}", f"expected 'place;team' (e.g. '1;Lag Ek'), found {';'.join(r)[:80]!r}"))
             continue
+        if int(r[0]) < 1:  # a place is counted from 1 (found by the fuzz campaign: 0 failed the output check)
+            problems.append((f.source_file, f"line {no}", f"plac: expected a place from 1 up, found {r[0].strip()!r}"))
+            continue
         team = r[1].strip()
         if team not in teams:
             problems.append((f.source_file, f"line {no}", f"lag: expected a team of the series' matches "

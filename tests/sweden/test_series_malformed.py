@@ -66,3 +66,11 @@ def test_a_series_id_that_leaves_the_club_folder_is_refused():
     assert row is None
     assert any(reason.startswith("series: expected a series id") and "'../../other-club/hostserien'" in reason
                for _, _, reason in problems)
+
+
+def test_a_place_of_zero_in_a_final_is_a_problem_of_its_line_not_an_invalid_output():
+    # fuzz campaign seed 14, file 2307 (mutation negative_or_zero, on the code of c33cfab): place 0
+    # passed the reader and failed the se_series_finals check (place >= 1) when the night posted
+    table, problems = _final("place-zero.final.csv")
+    assert table is None
+    assert problems == [("svensk-bridge/malmo-bk/place-zero.final.csv", "line 5", "plac: expected a place from 1 up, found '0'")]
