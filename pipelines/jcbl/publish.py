@@ -89,6 +89,8 @@ def render_event(rows: pd.DataFrame, org: pd.Series, names: dict[str, str] | Non
             "size": int(g["field_size"].iloc[0]),
             "rows": [
                 {"rank_label": r.rank_label, "entrant": r.entrant, "players": r.player_names,
+                 # each player's shown name kept whole on a phone (the line breaks between players)
+                 "player_list": [(names or {}).get(p, p) for p in str(r.players or "").split()],
                  "rp": r.rp, "bp": r.bp, "mp": r.mp, "earned": r.rp > 0 or r.bp > 0}
                 for r in g.itertuples()  # every entrant: "10 組" above the table is the rows below it
             ],

@@ -51,10 +51,11 @@ def post_sample(office, name: str) -> None:
 
 
 def players_cells(html: str) -> list[str]:
-    """The 氏名 cell of each row of an event page (the third cell)."""
+    """The 氏名 cell of each row of an event page (the third cell), as text: each player's name is
+    kept whole in a span, with a line-break opportunity after each ・ (no other markup)."""
     import re
 
-    return [cells[2] for cells in (re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html))
+    return [re.sub(r'<span class="who">|</span>|<wbr>', "", cells[2]) for cells in (re.findall(r"<td[^>]*>(.*?)</td>", row) for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html))
             if len(cells) >= 6]
 
 
