@@ -30,7 +30,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core import pager
-from pipelines.core import charts
+from pipelines.core import charts, corrections
 from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.publishing import replace_folder
 from pipelines.core.sql import fetch
@@ -107,8 +107,8 @@ def published_pages(out_dir: Path, index: dict | None = None) -> list[dict]:
     pages = []
     for page in sorted(out_dir.rglob("index.html")):
         rel = page.relative_to(out_dir)
-        if rel.parts[0] in (PLAYERS, "index.html", "quarantine"):
-            continue  # the open-problem report is linked on its own, while problems are open
+        if rel.parts[0] in (PLAYERS, "index.html", "quarantine", corrections.FOLDER):
+            continue  # the open-problem report and the corrections are linked on their own
         href, stamp = rel.as_posix(), _stamp(page)
         known = (index or {}).get(href)
         if known and known.get("stamp") == stamp:
@@ -248,6 +248,9 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
         for page in folder.glob("*.html"):
             if page.name not in wanted:
                 page.unlink()
+    written += corrections.publish_corrections(
+        con, org, out_dir, text, lambda name, **context: _TEMPLATES.get_template(name).render(**context),
+        name_of, {p: f"{PLAYERS}/{slugs[p]}.html" for p in players})
     feed = write_feed(con, org, out_dir, text)
     if feed is not None:
         written.append(feed)
@@ -299,7 +302,10 @@ def _feed_entry(row: dict, organisation: str, text: dict[str, str]) -> dict:
         # an entry's id: one run's lines of one file, the same whenever the feed is rewritten
         "id": uuid.uuid5(uuid.NAMESPACE_URL, f"pointledger:{organisation}:{row['run_id']}:{row['source_file']}").urn,
         "title": f"{text[kind]}: {row['source_file']} ({dates})",
-        "as_of": row["as_of"], "href": "index.html", "summary": summary,
+        "as_of": row["as_of"], "summary": summary,
+        # a correction links its own page (original, reversal, correction); new results the index
+        "href": (f"{corrections.FOLDER}/{corrections.page_name(row['as_of'], row['source_file'], row['run_id'])}"
+                 if row["reversed"] else "index.html"),
     }
 
 

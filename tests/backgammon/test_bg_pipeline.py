@@ -439,7 +439,7 @@ def test_the_race_has_a_snapshot_per_month_end_and_ties_share_a_rank(club):
     assert feb["Cy Cole"] == (1, "1", 1, 3, D("0.50")) and feb["Ann Ash"] == (2, "2", 1, 2, D("0.25"))
     assert "Bob Best" not in feb
     pubs = {p.relative_to(club.state / "publications" / "ukbgclub").as_posix()
-            for p in (club.state / "publications" / "ukbgclub").glob("*/*") if p.parent.name not in ("players", "assets")}
+            for p in (club.state / "publications" / "ukbgclub").glob("*/*") if p.parent.name not in ("players", "assets", "corrections")}
     assert pubs == {f"2025/2025-{m:02d}" for m in range(1, 13)} | {"2026/2026-02"}
 
 
@@ -459,11 +459,11 @@ def test_a_correction_moves_the_race_and_rewrites_the_later_months(club):
     assert march["Ann Ash"] == (2, "2=", 1, 3, D("0.50"))  # events 2 → 1, matches won 4 → 3
     assert march["Bob Best"] == (2, "2=", 2, 4, D("0.50"))  # 0.25 + 0.25: tied with Ann
     assert standing(club, "2025-01-31")["Ann Ash"] == (1, "1", 1, 3, D("0.50"))
-    # the points race's snapshots (besides them: the site's index, its feed, its chart library and the pages of the players touched)
+    # the points race's snapshots (besides them: the site's index, its feed, its chart library, its corrections and the pages of the players touched)
     # (a month's folder, or its index.html when the site's pager rewrote the page's links)
     written = {(Path(p).parent if Path(p).name == "index.html" else Path(p)).relative_to(pubs).as_posix()
                for p in result.report["publications"]
-               if Path(p).is_relative_to(pubs) and Path(p).parent.name not in ("players", "assets")
+               if Path(p).is_relative_to(pubs) and Path(p).parent.name not in ("players", "assets", "corrections")
                and Path(p) not in (pubs / "index.html", pubs / "feed.atom")}
     assert written == {f"2025/2025-{m:02d}" for m in range(3, 13)}  # March onwards; not Jan, Feb, 2026
     assert (pubs / "2026" / "2026-02" / "index.html").stat().st_mtime_ns == feb_2026

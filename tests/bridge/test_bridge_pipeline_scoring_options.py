@@ -372,5 +372,5 @@ def test_a_file_with_two_sessions_scores_each_session_apart(office):
                                    [1, "EW", "2", "Q2a;Q2b"], [2, "EW", "2", ""]]
     # a notice board per session
     # (the site's own index and player pages beside them are not notice boards)
-    folders = sorted(p.name for p in (office.state / "publications" / CLUB).iterdir() if p.name not in ("index.html", "players", "feed.atom", "assets"))
+    folders = sorted(p.name for p in (office.state / "publications" / CLUB).iterdir() if p.name not in ("index.html", "players", "feed.atom", "assets", "corrections"))
     assert len(folders) == 2 and all("two-session-cup" in f for f in folders)

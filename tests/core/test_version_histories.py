@@ -191,8 +191,9 @@ def snapshot(office: Office, views: list[str]) -> dict:
         # Known gap (README "The quarantine report"): the open-problem list after some histories
         # still differs from a fresh run's; the results publications must not.
         and "quarantine" not in p.relative_to(publications).parts
-        # the Atom feed is the ledger's history by design (one entry per run and file)
-        and p.name != "feed.atom"
+        # the Atom feed and the correction pages are the ledger's history by design (one entry per
+        # run and file; a fresh run has no corrections)
+        and p.name != "feed.atom" and "corrections" not in p.relative_to(publications).parts
     } if publications.exists() else {}
     return out
 
