@@ -10,7 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from pipelines.core.text import clip, too_long
+from pipelines.core.text import clip, physical_lines, too_long
 
 _KEY = re.compile(r"[^\W\d][\w .-]*", re.UNICODE)
 _SEPARATOR = re.compile(r"[:=]")
@@ -57,7 +57,7 @@ def read_key_values(data: bytes, known: dict[str, str], aliases: dict[str, str] 
         out.problems.append(("whole file", f"expected a text file of 'key: value' lines (e.g. '{example}'), found binary "
                                            "data (NUL bytes): is this the right file? Save it as text and send it again"))
         return out
-    for no, raw in enumerate(text.splitlines(), start=1):
+    for no, raw in enumerate(physical_lines(text), start=1):  # numbered as an editor numbers them
         long = too_long(raw)
         if long:
             out.problems.append((f"line {no}", long))

@@ -20,7 +20,9 @@ from pathlib import PurePosixPath
 
 import pandas as pd
 
+from pipelines.core.keyvalue import read_key_values
 from pipelines.core.register import read_register, shown_names
+from pipelines.core.text import physical_lines
 from pipelines.jcbl.awards import make_event, quarantine_frame
 from schemas import jcbl as S
 
@@ -60,7 +62,6 @@ MAX_STRAT_LIMIT = 10**9
 MAX_BALANCE = Decimal("99999999.99")  # an opening balance (points are decimal(12, 2))
 EARLIEST_BALANCE = "1900-01-01"
 SHOW_CHARS = 60  # how much of a bad value a reason quotes
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -70,15 +71,6 @@ def _show(value: str) -> str:
     if len(value) > SHOW_CHARS:
         return repr(value[:SHOW_CHARS]) + f"… ({len(value):,} characters)"
     return repr(value)
-
-
-def physical_lines(text: str) -> list[str]:
-    """The file's lines as an editor numbers them (CR LF, CR or LF end a line; a final line
-    break does not start a line). str.splitlines would also split at form feeds, U+2028 …"""
-    lines = _LINE_BREAK.split(text)
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 def _too_long(source_file: str, no: int, line: str) -> tuple[str, str, str] | None:
@@ -179,27 +171,11 @@ def parse_event(source_file: str, data: bytes, organisation: str | None = None, 
     """Event settings file → ({"event": 1 row (0 when rejected), "strats": ...}, quarantine).
 
     ``as_of`` (the run date): an event dated after it is rejected as a likely typo in the date."""
-    problems: list[tuple[str, str, str]] = []
-    values: dict[str, tuple[int, str]] = {}
-    for no, raw in enumerate(physical_lines(_text(data)), start=1):
-        long = _too_long(source_file, no, raw)
-        if long:
-            problems.append(long)
-            continue
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        m = re.fullmatch(r"([A-Za-z_ ]+?)\s*[:=]\s*(.*)", line)
-        if not m:
-            problems.append((source_file, f"line {no}", f"expected 'key: value' (e.g. 'date: 2024-06-02'), found {_show(raw.strip())}"))
-            continue
-        key, value = m.group(1).strip().lower().replace(" ", "_"), m.group(2).strip()
-        if key not in EVENT_KEYS:
-            problems.append((source_file, f"line {no}", f"unknown setting {_show(key)}; expected one of: {', '.join(EVENT_KEYS)}"))
-        elif key in values:
-            problems.append((source_file, f"line {no}", f"setting {key!r} given twice (first on line {values[key][0]})"))
-        else:
-            values[key] = (no, value)
+    # the shared `key: value` reader (core/keyvalue: comments, unknown and repeated keys, binary
+    # files, over-long lines), with Shift_JIS as the Japanese fallback encoding
+    settings = read_key_values(data, EVENT_KEYS, fallbacks=("shift_jis",), example="date: 2024-06-02")
+    problems: list[tuple[str, str, str]] = [(source_file, where, reason) for where, reason in settings.problems]
+    values: dict[str, tuple[int, str]] = settings.values
 
     def where(key: str) -> str:
         return f"line {values[key][0]}" if key in values else key

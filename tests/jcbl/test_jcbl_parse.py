@@ -77,7 +77,8 @@ def test_standings_file_and_awards():
      "a limit is a number of masterpoints of at least 1 (B=1000 means under 1000 MP), found [1000, 0]"),
     ("date: 2024-06-01\ndate: 2024-06-02\nkind: weekly_pairs\n", "line 2", "given twice"),
     ("just some words\n", "line 1", "expected 'key: value'"),
-    (b"\xff\xfe\x00garbage".decode("latin-1"), "line 1", "expected 'key: value'"),
+    # binary data (a NUL byte): one reason for the whole file, from the shared key: value reader
+    (b"\xff\xfe\x00garbage".decode("latin-1"), "whole file", "found binary data (NUL bytes)"),
 ])
 def test_bad_event_files(text, where, fragment):
     frames, q = parse_event("jcbl-tokyo/x.event.txt", text.encode("utf-8"))
