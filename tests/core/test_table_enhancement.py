@@ -11,6 +11,7 @@ import json
 import re
 import shutil
 import subprocess
+from urllib.parse import unquote, urlsplit
 from datetime import date
 from html.parser import HTMLParser
 from pathlib import Path
@@ -147,7 +148,10 @@ def test_a_rank_column_with_ties_sorts_as_numbers_in_chromium(site, tmp_path):
 
 _FRAMES = """window.onload = function () {
   var out = Array.prototype.map.call(document.querySelectorAll("iframe"), function (f) {
-    var e = f.contentDocument.documentElement; return [f.getAttribute("src"), e.scrollWidth, e.clientWidth]; });
+    var e = f.contentDocument.documentElement;
+    var links = Array.prototype.map.call(f.contentDocument.querySelectorAll("a[href], link[href], script[src]"),
+                                         function (a) { return a.href || a.src; });
+    return [f.getAttribute("src"), e.scrollWidth, e.clientWidth, links]; });
   document.body.setAttribute("data-result", JSON.stringify(out)); };"""
 
 
@@ -155,7 +159,10 @@ _FRAMES = """window.onload = function () {
 def test_no_page_scrolls_sideways_on_a_390_px_phone(site, tmp_path):
     """Every page of every kind in a 390 px wide frame: the page is never wider than the screen (a
     wide table scrolls inside its own box; the board links of a bridge session wrap). Headless
-    Chromium will not open a window narrower than 500 px, so the pages are framed in 390 px iframes."""
+    Chromium will not open a window narrower than 500 px, so the pages are framed in 390 px iframes.
+    The same load checks, for every page, that every link, stylesheet and script the browser
+    resolves (a[href], link[href], script[src], as Chromium resolves them) is a file of the site,
+    and that no page writes to the console (no script error, no missing file)."""
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     assert len(pages) > 300
     frames = "".join(f'<iframe width="390" height="700" src="{p}"></iframe>' for p in pages)
@@ -165,6 +172,7 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(site, tmp_path):
     try:
         out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
                               "--user-data-dir=" + str(tmp_path / "chromium"), "--virtual-time-budget=10000",
+                              "--enable-logging=stderr", "--v=0",
                               "--dump-dom", wrapper.as_uri()], capture_output=True, text=True, timeout=600)
     finally:
         wrapper.unlink()
@@ -172,8 +180,21 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(site, tmp_path):
     assert m, out.stderr[-2000:]
     measured = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
     assert len(measured) == len(pages)
-    assert all(width > 300 for _, _, width in measured)  # each frame was laid out at phone width
-    assert [(src, wide) for src, wide, width in measured if wide > width] == []
+    assert all(width > 300 for _, _, width, _ in measured)  # each frame was laid out at phone width
+    assert [(src, wide) for src, wide, width, _ in measured if wide > width] == []
+    # every link as the browser resolved it: a file of the site (the Atom feed and the chart library
+    # included); links leaving the site (none today) would be http(s)
+    broken, followed = [], 0
+    for src, _, _, links in measured:
+        for link in links:
+            parts = urlsplit(link)
+            if parts.scheme != "file":
+                continue
+            followed += 1
+            if not Path(unquote(parts.path)).is_file():
+                broken.append((src, link))
+    assert followed > 1000 and broken == []
+    assert [line for line in out.stderr.splitlines() if "CONSOLE" in line] == []
 
 
 _CHARTS = """window.onload = function () { setTimeout(function () {
