@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 import pandas as pd
 
-from pipelines.core.keyvalue import read_key_values
+from pipelines.core.keyvalue import decode, read_key_values
 from pipelines.core.register import read_register, shown_names
 from pipelines.core.text import physical_lines
 from pipelines.jcbl.awards import make_event, quarantine_frame
@@ -122,12 +122,8 @@ def date_window_problem(value, as_of=None) -> str | None:
 
 
 def _text(data: bytes) -> str:
-    for enc in ("utf-8-sig", "shift_jis"):
-        try:
-            return unicodedata.normalize("NFKC", data.decode(enc))
-        except UnicodeDecodeError:
-            continue
-    return unicodedata.normalize("NFKC", data.decode("utf-8", errors="replace"))
+    """UTF-8 (a BOM is fine), else Shift_JIS, NFKC-normalised: the shared decoder (core/keyvalue)."""
+    return decode(data, ("shift_jis",))[0]
 
 
 def event_id_of(source_file: str) -> str:
