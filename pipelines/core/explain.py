@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core.names import apply_aliases, normalise_names
+from pipelines.core.names import apply_aliases, normalise_names, read_aliases
 from pipelines.core.settings import DATA_DIR
 from pipelines.core.sql import connect, fetch
 from pipelines.core.system import get_system
@@ -15,8 +15,8 @@ def resolve_player(player: str, data_dir: Path = DATA_DIR) -> str:
     """The player id a name stands for: normalised, then through the organisations' alias tables
     (so `explain けん` finds Ken's lines when `けん,Ken` is an alias)."""
     name = normalise_names(pd.Series([player]))
-    tables = [pd.read_csv(path, dtype="string", keep_default_na=False) for path in sorted((data_dir / "aliases").glob("*.csv"))]
-    tables = [t for t in tables if {"alias", "player_id"} <= set(t.columns)]
+    tables = [read_aliases(data_dir, path.stem) for path in sorted((data_dir / "aliases").glob("*.csv"))]
+    tables = [t for t in tables if len(t)]
     if tables:
         name = apply_aliases(name, pd.concat(tables, ignore_index=True).drop_duplicates("alias"))
     return name.iloc[0]

@@ -32,6 +32,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pipelines.core import pager
 from pipelines.core import charts, corrections
 from pipelines.core.charts import PALETTE, Series, line_chart
+from pipelines.core.names import other_spellings, read_aliases
 from pipelines.core.publishing import replace_folder
 from pipelines.core.sql import fetch
 
@@ -260,10 +261,13 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     open_problems = len(report_rows(con, organisation))  # exactly what the report lists
     written += link_pages(out_dir, pages, text, index)
     _save_index(page_index, {p["href"]: index[p["href"]] for p in pages if p["href"] in index} if index is not None else None)
+    # the spellings `explain` accepts (data/aliases/), so that the index finds a player by any of them
+    spellings = other_spellings(read_aliases(data_dir, org.get("aliases") if pd.notna(org.get("aliases")) else None))
     index = _TEMPLATES.get_template("site_index.html.j2").render(
         t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
         pages=pages, feed=FEED, quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
-        players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html"} for p in players])
+        players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html", "also": spellings.get(p, "")}
+                 for p in players])
     if _write_if_changed(out_dir / "index.html", index):
         written.append(out_dir / "index.html")
     return written

@@ -249,3 +249,31 @@ def test_every_chart_kind_is_drawn_and_readable_on_a_390_px_phone(site, tmp_path
     assert "1" in got[2]["labels"]
     console = [line for line in out.stderr.splitlines() if "CONSOLE" in line]
     assert console == []
+
+
+_FIND = """
+var box = document.getElementById("find"), out = {};
+%(queries)s.forEach(function (q) {
+  box.value = q; box.dispatchEvent(new Event("input"));
+  out[q] = Array.prototype.filter.call(document.querySelectorAll("#player-list li"), function (li) { return !li.hidden; })
+    .map(function (li) { return li.querySelector("a").firstChild.textContent.trim(); });
+});
+document.body.setAttribute("data-result", JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
+def test_the_index_finds_a_player_by_any_spelling_in_chromium(site, tmp_path):
+    # data/aliases/sofu-mahjong.csv: けん and ケン are Ken, ポン太 is ぽん太, 田中 一郎 is 田中一郎
+    # (`explain` accepts each); full-width ｋｅｎ is Ken by NFKC; an empty box shows everyone
+    queries = ["けん", "ケン", "ｋｅｎ", "ポン太", "田中 一郎", "たなか", ""]
+    got = _browse(site / "sofu-mahjong" / "index.html", _FIND % {"queries": json.dumps(queries)}, tmp_path)
+    assert got["けん"] == ["Ken"] and got["ケン"] == ["Ken"] and got["ｋｅｎ"] == ["Ken"]
+    assert got["ポン太"] == ["ぽん太"] and got["田中 一郎"] == ["田中一郎"] and got["たなか"] == []
+    assert len(got[""]) == 21  # the sample league's 21 players
+    # Swedish names without their letters' rings and dots, or by member number (the register's
+    # three members named Stig Åström, 100001, 100074 and 100127, all with points; 100004 Karin Ström)
+    queries = ["stig astrom", "STIG ÅSTRÖM", "100004", "karin strom"]
+    got = _browse(site / "svensk-bridge" / "index.html", _FIND % {"queries": json.dumps(queries)}, tmp_path)
+    assert got["stig astrom"] == ["Stig Åström"] * 3 == got["STIG ÅSTRÖM"]
+    assert got["100004"] == ["Karin Ström"] and got["karin strom"] == ["Karin Ström"]
