@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-BENCHMARKS = ["mahjong", "bridge", "sweden"]
+BENCHMARKS = ["mahjong", "bridge", "sweden", "site"]
 OUT = Path("bench-out")
 
 

@@ -15,11 +15,15 @@ _NAV = re.compile(r'<nav class="pager"[^>]*>.*?</nav>\n?', re.S)
 _BODY = re.compile(r"<body[^>]*>\n?", re.I)
 
 
+_BEFORE_DIGIT = re.compile(r"\D*")
+
+
 def kind_of(folder: str) -> tuple[str, str]:
     """Pages are neighbours when they share their parent folder and the part of their name before
-    the first digit (``2024-10-06-a-final`` and ``2024-09-03-tisdag``; ``månad-2024-09`` apart)."""
-    path = PurePosixPath(folder)
-    return path.parent.as_posix(), re.match(r"\D*", path.name).group(0)
+    the first digit (``2024-10-06-a-final`` and ``2024-09-03-tisdag``; ``månad-2024-09`` apart).
+    String operations only: a federation's site has tens of thousands of folders."""
+    parent, _, name = folder.rpartition("/")
+    return parent or ".", _BEFORE_DIGIT.match(name).group(0)
 
 
 def neighbours(pages: list[dict]) -> dict[str, dict]:

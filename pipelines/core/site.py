@@ -27,6 +27,8 @@ from itertools import accumulate
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core import pager
@@ -96,31 +98,89 @@ def player_slug(player_id: str) -> str:
     return f"{readable}-{digest}" if readable else digest
 
 
-def _stamp(path: Path) -> list[int]:
-    st = path.stat()
-    return [st.st_ino, st.st_size, st.st_mtime_ns]
+_NOT_PAGES = {PLAYERS, "quarantine", corrections.FOLDER}  # the open-problem report and the corrections are linked on their own
+_INDEX_VERSION = 2
+
+
+def _stamp(path: str) -> str | None:
+    """A file's inode, size and mtime: a page with the same stamp has the same bytes."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return f"{st.st_ino}.{st.st_size}.{st.st_mtime_ns}"
+
+
+def _page_folders(root: str, known: dict, pages: dict) -> tuple[list[str], dict]:
+    """Every folder under `root` (relative, '/'-separated) that holds an index.html, and what was
+    seen of each folder that has sub-folders: [its inode and mtime, its sub-folders, whether it
+    holds a page]. Publishers swap a page's folder in whole (publishing.replace_folder), which
+    changes the parent folder's mtime; so the sub-folders of a folder whose inode and mtime are as
+    last seen are as last seen, and one of them that was a page folder without sub-folders is not
+    even looked at (its page's own stamp is checked by published_pages). A night lists only the
+    folders that changed: one stat per club folder, not per event."""
+    found, seen, todo = [], {}, [("", False)]
+    while todo:
+        rel, parent_same = todo.pop()
+        if parent_same and rel not in known:  # a page folder without sub-folders, as last seen
+            if f"{rel}/index.html" in pages:
+                found.append(rel)
+            continue
+        path = os.path.join(root, rel) if rel else root
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            continue  # removed while we looked
+        key = [st.st_ino, st.st_mtime_ns]
+        entry = known.get(rel)
+        same = entry is not None and entry[0] == key
+        if not same:
+            subdirs, has_page = [], False
+            with os.scandir(path) as it:
+                for e in it:
+                    if e.name.startswith("."):
+                        continue  # a publisher's folder being swapped in (.name.tmp, .name.old)
+                    if e.is_dir(follow_symlinks=False):
+                        if rel or e.name not in _NOT_PAGES:
+                            subdirs.append(e.name)
+                    elif rel and e.name == "index.html":
+                        has_page = True
+            entry = [key, sorted(subdirs), has_page]
+        if entry[1] or not rel:
+            seen[rel] = entry
+        if entry[2]:
+            found.append(rel)
+        todo.extend((f"{rel}/{d}" if rel else d, same) for d in entry[1])
+    return sorted(found), seen
 
 
 def published_pages(out_dir: Path, index: dict | None = None) -> list[dict]:
     """Every page a rule system published for the organisation (not the index, not player pages):
-    its path relative to the organisation's folder and its own title. `index` (href → what was
-    read of the page and its file stamp): a page whose stamp is unchanged is not read again."""
-    pages = []
-    for page in sorted(out_dir.rglob("index.html")):
-        rel = page.relative_to(out_dir)
-        if rel.parts[0] in (PLAYERS, "index.html", "quarantine", corrections.FOLDER):
-            continue  # the open-problem report and the corrections are linked on their own
-        href, stamp = rel.as_posix(), _stamp(page)
-        known = (index or {}).get(href)
-        if known and known.get("stamp") == stamp:
-            title = known["title"]
-        else:
-            head = page.read_text(encoding="utf-8", errors="replace")[:4000]
-            found = _TITLE.search(head)
-            title = _unescape(re.sub(r"\s+", " ", found.group(1)).strip() if found else rel.parent.as_posix())
-            if index is not None:
-                index[href] = {"stamp": stamp, "title": title}
-        pages.append({"href": href, "title": title, "folder": rel.parent.as_posix()})
+    its path relative to the organisation's folder and its own title. `index` (the site's cache of
+    what it saw, updated here): a page whose file stamp (inode, size, mtime) is as last seen is
+    not read again; pages read tonight (new or rewritten) are marked `changed`."""
+    index = index if index is not None else {}
+    if index.get("version") != _INDEX_VERSION:
+        index.clear()  # an older cache (or none): every page is read once
+        index.update({"version": _INDEX_VERSION, "folders": {}, "pages": {}})
+    root = str(out_dir)
+    known, pages = index["pages"], []
+    folders, index["folders"] = _page_folders(root, index["folders"], known)
+    for folder in folders:
+        href = f"{folder}/index.html"
+        stamp = _stamp(os.path.join(root, href))
+        if stamp is None:
+            continue
+        entry = known.get(href)
+        if entry is not None and entry[1] == stamp:
+            pages.append({"href": href, "title": entry[0], "folder": folder, "changed": False})
+            continue
+        with open(os.path.join(root, href), encoding="utf-8", errors="replace") as f:
+            head = f.read(4000)
+        found = _TITLE.search(head)
+        title = _unescape(re.sub(r"\s+", " ", found.group(1)).strip() if found else folder)
+        known[href] = [title, stamp, ""]  # its links are not known until link_pages has seen it
+        pages.append({"href": href, "title": title, "folder": folder, "changed": True})
     return pages
 
 
@@ -154,22 +214,31 @@ def period_links(lines: pd.DataFrame, pages: list[dict]) -> dict[str, str]:
 
 def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: dict | None = None) -> list[Path]:
     """Up / previous / next links on every published page (pipelines/core/pager.py); a page is
-    rewritten only when its links change. `index`: a page whose file is as the index last saw it
-    and whose links are the same is not read at all (a federation has tens of thousands)."""
-    links = pager.neighbours(pages)
+    rewritten only when its links change. The links of a kind of page (pager.kind_of) can change
+    only when one of its pages is new, rewritten or removed: only those kinds are linked again, so
+    a night's cost follows its pages, not the site's (a federation has tens of thousands)."""
+    index = index if index is not None else {}
+    known = index.setdefault("pages", {})
+    hrefs = {p["href"] for p in pages}
+    removed = [href for href in known if href not in hrefs]
+    dirty = {pager.kind_of(p["folder"]) for p in pages if p.get("changed", True) or p["href"] not in known}
+    dirty |= {pager.kind_of(href.rpartition("/")[0]) for href in removed}
+    for href in removed:
+        del known[href]
+    due = [p for p in pages if pager.kind_of(p["folder"]) in dirty]
+    links = pager.neighbours(due)
     written = []
-    for p in pages:
+    for p in due:
         path = out_dir / p["href"]
         nav = pager.nav_html(links[p["href"]], text)
-        known = (index or {}).get(p["href"])
-        if known and known.get("nav") == nav and known.get("linked") == known.get("stamp") == _stamp(path):
+        digest = hashlib.blake2b(nav.encode("utf-8"), digest_size=8).hexdigest()
+        entry = known.get(p["href"])
+        if entry is not None and entry[2] == digest and not p.get("changed", True):
             continue
         page = path.read_text(encoding="utf-8")
         if _write_if_changed(path, pager.with_nav(page, nav)):
             written.append(path)
-        if index is not None:
-            stamp = _stamp(path)
-            index[p["href"]] = {"stamp": stamp, "linked": stamp, "title": p["title"], "nav": nav}
+        known[p["href"]] = [p["title"], _stamp(str(path)), digest]
     return written
 
 
@@ -260,7 +329,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
 
     open_problems = len(report_rows(con, organisation))  # exactly what the report lists
     written += link_pages(out_dir, pages, text, index)
-    _save_index(page_index, {p["href"]: index[p["href"]] for p in pages if p["href"] in index} if index is not None else None)
+    _save_index(page_index, index)
     # the spellings `explain` accepts (data/aliases/), so that the index finds a player by any of them
     spellings = other_spellings(read_aliases(data_dir, org.get("aliases") if pd.notna(org.get("aliases")) else None))
     index = _TEMPLATES.get_template("site_index.html.j2").render(
@@ -331,20 +400,44 @@ def write_feed(con, org: pd.Series, out_dir: Path, text: dict[str, str]) -> Path
 
 
 def _load_index(path: Path | None) -> dict | None:
+    """The site's private cache of what it saw of an organisation's published pages: the folders
+    with sub-folders (JSON) and, per page, its title, file stamp and the digest of its links
+    (Parquet beside it: a federation has tens of thousands of pages). Missing or unreadable: {}
+    (every page is read once and the cache written again)."""
     if path is None:
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}  # missing or unreadable: every page is read once and the index written again
+        if not isinstance(data, dict) or data.get("version") != _INDEX_VERSION:
+            return {}
+        table = pq.read_table(_pages_file(path)).to_pydict()
+        data["pages"] = {h: [t, s, d] for h, t, s, d in zip(table["href"], table["title"], table["stamp"], table["links"])}
+        return data
+    except (OSError, ValueError, KeyError, pa.ArrowException):
+        return {}
+
+
+def _pages_file(path: Path) -> Path:
+    return path.with_name(path.stem + ".pages.parquet")
 
 
 def _save_index(path: Path | None, index: dict | None) -> None:
     if path is None or index is None:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    _write_if_changed(path, json.dumps(index, ensure_ascii=False, sort_keys=True))
+    pages = index.get("pages", {})
+    entries = list(pages.values())
+    table = pa.table({"href": list(pages), "title": [e[0] for e in entries], "stamp": [e[1] for e in entries],
+                      "links": [e[2] for e in entries]})
+    # written whole (a private cache: never compared); the pages first, so that a run killed
+    # between the two writes leaves a folder list that sends every changed folder to be read
+    tmp = path.with_name(f".{path.name}.pages.tmp")
+    pq.write_table(table, tmp)
+    os.replace(tmp, _pages_file(path))
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(json.dumps({k: v for k, v in index.items() if k != "pages"}, ensure_ascii=False, separators=(",", ":")),
+                   encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def _write_if_changed(path: Path, text: str) -> bool:

@@ -141,3 +141,52 @@ def test_the_page_index_skips_unchanged_pages_and_sees_a_rewritten_one(tmp_path,
     assert site.link_pages(out, pages, text, index) == [out / "2026-08" / "index.html", out / "2026-10" / "index.html"]
     assert 'rel="next"' in (out / "2026-08" / "index.html").read_text(encoding="utf-8")
     assert "Period 2026-08 again" in (out / "2026-10" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_night_lists_only_the_folders_that_changed(tmp_path, monkeypatch):
+    """Publishers swap a page's folder in whole (replace_folder), so a club folder whose mtime is
+    unchanged holds the same event folders: an unchanged night lists no folder, a new event lists
+    its own club's folders only, and the links change on the new page's neighbour (by hand: events
+    are ordered by their dated folder names)."""
+    import os
+    import shutil
+
+    from pipelines.core import site
+    from pipelines.core.publishing import replace_folder
+
+    out = tmp_path / "org"
+
+    def event(club: str, folder: str) -> None:
+        replace_folder(out / club / folder, {"index.html": f"<html><head><title>{club} {folder}</title></head><body>\n</body></html>"})
+
+    for club, folder in [("bk-a", "2024-09-03-tisdag"), ("bk-a", "2024-09-10-tisdag"), ("bk-a", "2024-09-17-tisdag"),
+                         ("bk-b", "2024-09-05-torsdag"), ("bk-b", "2024-09-12-torsdag")]:
+        event(club, folder)
+    text = {"up": "up", "pages": "pages"}
+    index: dict = {}
+    assert len(site.link_pages(out, site.published_pages(out, index), text, index)) == 5
+    listed = []
+    real = os.scandir
+    # (the os module is shared: shutil.rmtree lists by file descriptor, not recorded)
+    monkeypatch.setattr(site.os, "scandir", lambda path=".": (isinstance(path, str) and listed.append(os.path.relpath(path, out))) or real(path))
+    # nothing changed: no folder is listed, no page rewritten
+    assert site.link_pages(out, site.published_pages(out, index), text, index) == []
+    assert listed == []
+    # a new event at bk-b: bk-b's folders are listed, not bk-a's; the new page and the one before it get links
+    event("bk-b", "2024-09-19-torsdag")
+    written = site.link_pages(out, site.published_pages(out, index), text, index)
+    assert sorted(listed) == ["bk-b", "bk-b/2024-09-05-torsdag", "bk-b/2024-09-12-torsdag", "bk-b/2024-09-19-torsdag"]
+    assert written == [out / "bk-b" / "2024-09-12-torsdag" / "index.html", out / "bk-b" / "2024-09-19-torsdag" / "index.html"]
+    assert 'rel="next" href="../../bk-b/2024-09-19-torsdag/index.html"' in (written[0]).read_text(encoding="utf-8")
+    # a withdrawn event at bk-a (its folder removed): its neighbours now link each other
+    listed.clear()
+    shutil.rmtree(out / "bk-a" / "2024-09-10-tisdag")
+    pages = site.published_pages(out, index)
+    assert len(pages) == 5 and sorted(listed) == ["bk-a", "bk-a/2024-09-03-tisdag", "bk-a/2024-09-17-tisdag"]
+    written = site.link_pages(out, pages, text, index)
+    assert written == [out / "bk-a" / "2024-09-03-tisdag" / "index.html", out / "bk-a" / "2024-09-17-tisdag" / "index.html"]
+    assert 'rel="prev" href="../../bk-a/2024-09-03-tisdag/index.html"' in written[1].read_text(encoding="utf-8")
+    # the cache survives its file (Parquet and JSON) as it was in memory
+    cache = tmp_path / "cache" / "org.json"
+    site._save_index(cache, index)
+    assert site._load_index(cache) == index
