@@ -28,7 +28,7 @@ docs: $(STAMP)
 	@if [ -f var/warehouse.duckdb ]; then $(BIN)/pointledger docs --state var; fi
 
 test: $(STAMP)
-	$(BIN)/pytest -q -n auto --dist loadfile
+	$(BIN)/pytest -q -n auto --dist loadfile --durations=15
 
 # BENCH=sweden runs one benchmark; SE_CLUBS / SE_MONTHS size the Swedish one (issue 8's target: 300 × 24)
 bench: $(STAMP)

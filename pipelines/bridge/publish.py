@@ -312,9 +312,9 @@ def publish_sessions(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Pa
     if not stale:
         return []
     ids = sessions.loc[sessions["session_event_id"].isin(stale), "event_id"].unique().tolist()
-    standings = fetch(con, "select * from session_standings where organisation = ? and event_id in (select unnest(?))", [organisation, ids])
+    standings = fetch(con, "select * replace (array_to_string(player_ids, ';') as player_ids, array_to_string(player_names, '; ') as player_names) from session_standings where organisation = ? and event_id in (select unnest(?))", [organisation, ids])
     boards = fetch(con, "select * from board_results where organisation = ? and event_id in (select unnest(?))", [organisation, ids])
-    matches = fetch(con, "select * from team_matches where organisation = ? and event_id in (select unnest(?))", [organisation, ids])
+    matches = fetch(con, "select * replace (array_to_string(player_ids, ';') as player_ids, array_to_string(player_names, '; ') as player_names) from team_matches where organisation = ? and event_id in (select unnest(?))", [organisation, ids])
     written = []
     for _, session in sessions[sessions["session_event_id"].isin(stale)].iterrows():
         def of(frame: pd.DataFrame) -> pd.DataFrame:
@@ -335,7 +335,7 @@ def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str
                s.percentage, s.rank_label, s.ranked_entrants, s.scoring, b.event_name
         from session_standings as s
         inner join bridge_sessions as b using (organisation, event_id, session)
-        where list_contains(string_split(s.player_ids, ';'), ?) and (? is null or s.event_id = ? or b.session_event_id = ?)
+        where list_contains(s.player_ids, ?) and (? is null or s.event_id = ? or b.session_event_id = ?)
         order by s.event_date, s.event_id, s.session
         """,
         [player_id, event_id, event_id, event_id],
@@ -356,7 +356,7 @@ def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str
                sum(t.imps_against) as imps_against, sum(t.vp) as vp, b.event_name
         from team_matches as t
         inner join bridge_sessions as b using (organisation, event_id, session)
-        where list_contains(string_split(t.player_ids, ';'), ?) and (? is null or t.event_id = ?)
+        where list_contains(t.player_ids, ?) and (? is null or t.event_id = ?)
         group by all
         order by t.event_date, t.event_id
         """,

@@ -37,7 +37,8 @@ def _standings(con: duckdb.DuckDBPyConnection, organisation: str) -> pd.DataFram
     return fetch(
         con,
         """
-        select * from jcbl_standings
+        -- the players as the standings file writes them (the warehouse's list, space-joined)
+        select * replace (array_to_string(players, ' ') as players) from jcbl_standings
         where organisation = ?
         order by event_id, case unit when 'team' then 0 else 1 end, flight, rank, entrant
         """,
@@ -157,7 +158,7 @@ def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str
         con,
         """
         select * from jcbl_standings
-        where list_contains(string_split(players, ' '), ?) and (? is null or event_id = ?)
+        where list_contains(players, ?) and (? is null or event_id = ?)
         order by organisation, event_date, event_id, unit desc, entrant
         """,
         [player_id, event_id, event_id],

@@ -41,8 +41,7 @@ def _num_column(values: pd.Series) -> pd.Series:
 def page_rows(rows: pd.DataFrame, home: dict) -> pd.DataFrame:
     """Every column a result page shows, computed once over all events (set-based), in page order."""
     rows = rows.sort_values(["event_id", "competition", "place", "entrant"], kind="stable").reset_index(drop=True)
-    first_member = rows["members"].astype(str).str.split(" ", n=1).str[0]
-    return rows.assign(names=rows["names"].fillna("").astype(str), club_text=first_member.map(home).fillna(""),
+    return rows.assign(club_text=rows["first_member"].map(home).fillna(""),
                        bp_text=_num_column(rows["bp"]), sp_text=_num_column(rows["sp"]), gp_text=_num_column(rows["gp"]))
 
 
@@ -56,7 +55,7 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
         g = by_section[section]
         comps.append({"heading": f"{_SECTION.get(section, section)} ({int(g[0]['field_size'])})",
                       "entrant_label": _ENTRANT.get(first["form"], "Par"),
-                      "rows": [{"place_label": r["place_label"], "entrant": r["entrant"], "players": r["names"].split(" – "),
+                      "rows": [{"place_label": r["place_label"], "entrant": r["entrant"], "players": r["names"],
                                 "club": r["club_text"], "bp": r["bp_text"], "sp": r["sp_text"], "gp": r["gp_text"],
                                 "scored": bool(r["bp_text"] or r["sp_text"] or r["gp_text"])} for r in g]})
     # the page shows the denominations the event gives (all three in a gold event), bronze at least
@@ -69,7 +68,7 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", lineterminator="\n")
     w.writerow(CSV_COLUMNS)
-    w.writerows([r["place_label"], spreadsheet_safe(r["entrant"]), spreadsheet_safe(r["names"]), r["members"],
+    w.writerows([r["place_label"], spreadsheet_safe(r["entrant"]), spreadsheet_safe(" – ".join(r["names"])), r["members"],
                  spreadsheet_safe(r["club_text"]), r["bp_text"], r["sp_text"], r["gp_text"]] for r in rows)
     return {"index.html": html, "resultat.csv": buf.getvalue()}
 
@@ -82,7 +81,10 @@ def _home_clubs(con) -> dict:
 
 def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
     organisation = org["organisation"]
-    rows = fetch(con, "select * from se_results where organisation = ? order by event_id, competition, place", [organisation])
+    # members and names are lists in the warehouse: the page lists the names, the export writes the
+    # numbers as the clubs' files do (space-separated)
+    rows = fetch(con, "select * replace (array_to_string(members, ' ') as members), members[1] as first_member "
+                      "from se_results where organisation = ? order by event_id, competition, place", [organisation])
     home = _home_clubs(con)
     written = []
     if len(rows):
@@ -148,7 +150,7 @@ def explain_player(con: duckdb.DuckDBPyConnection, player_id: str, event_id: str
     h = fetch(con, "select * from se_holdings where member = ?", [player_id])
     for r in h.itertuples():
         lines.append(f"Sverige {r.member} {r.name or ''} ({r.club_name or r.club or '?'}): {r.bp} bp, {r.sp} sp, {r.gp} gp = {r.mp} mp")
-    r = fetch(con, "select * from se_results where list_contains(string_split(members, ' '), ?) and (? is null or event_id = ?) "
+    r = fetch(con, "select * from se_results where list_contains(members, ?) and (? is null or event_id = ?) "
                    "order by event_date, event_id", [player_id, event_id, event_id])
     for e in r.itertuples():
         section = f" {e.competition}" if e.competition else ""

@@ -50,7 +50,7 @@ select
     ranked.entrant,
     ranked.rank,
     cast(ranked.rank as varchar) || case when ranked.tied then '=' else '' end as rank_label,
-    ranked.players,
+    list_filter(string_split(coalesce(ranked.players, ''), ' '), lambda x: x <> '') as players,  -- the lake keeps the file's text
     ranked.session_1_pct,
     ranked.session_2_pct,
     ranked.winning_vp,

@@ -27,7 +27,7 @@ events as (
         form,
         rule_version,
         max(boards) as boards,
-        sum(len(string_split(members, ' '))) as players
+        sum(len(members)) as players
     from results
     group by all
 ),

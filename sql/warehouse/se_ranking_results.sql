@@ -79,7 +79,7 @@ member_results as (
         results.rp,
         results.rp_basis,
         results.entrant,
-        unnest(string_split(results.members, ' ')) as member
+        unnest(results.members) as member
     from results
     where results.rp > 0
 ),

@@ -41,7 +41,7 @@ exploded as (
         organisation,
         competition,
         entrant,
-        unnest(string_split(members, ' ')) as member,
+        unnest(string_split(members, ' ')) as member,  -- the lake keeps the file's space-separated text
         generate_subscripts(string_split(members, ' '), 1) as position
     from current_results
 ),
@@ -51,7 +51,7 @@ named as (
         exploded.event_id,
         exploded.competition,
         exploded.entrant,
-        string_agg(coalesce(members.name, exploded.member || ' (gäst)'), ' – ' order by exploded.position) as names
+        list(coalesce(members.name, exploded.member || ' (gäst)') order by exploded.position) as names
     from exploded
     left join members
         on members.member = exploded.member
@@ -74,7 +74,7 @@ select
     current_results.place,
     current_results.place_label,
     current_results.entrant,
-    current_results.members,
+    string_split(current_results.members, ' ') as members,
     named.names,
     current_results.bp,
     current_results.sp,

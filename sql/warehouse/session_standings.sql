@@ -4,7 +4,7 @@
 -- score / max_score, half-up to 2 places from the exact totals) or IMPs (XIMP, BUTLER; no
 -- maximum). rank: competition ranking (1, 2, 2, 4) within the section, NS and EW separately in a
 -- two-winner movement (direction '' in a one-winner movement); rank_label marks shared places
--- ('2='). player_ids: national ids, ';'-separated.
+-- ('2='). player_ids, player_names: the pair's national ids and names, as lists.
 with
 
 lake_bridge_session_standings as (
@@ -33,7 +33,8 @@ select
     section,
     direction,
     entrant,
-    player_ids,
+    -- the lake keeps the files' joined text; analysts get lists
+    list_filter(string_split(coalesce(player_ids, ''), ';'), lambda x: x <> '') as player_ids,
     score,
     max_score,
     percentage,
@@ -41,7 +42,7 @@ select
     rank_label,
     organisation,
     event_date,
-    player_names,
+    list_filter(string_split(coalesce(player_names, ''), '; '), lambda x: x <> '') as player_names,
     ranked_entrants,
     boards,
     scoring,

@@ -37,8 +37,9 @@ select
     session,
     team_name,
     opponent_name,
-    player_ids,
-    player_names,
+    -- the lake keeps the files' joined text; analysts get lists
+    list_filter(string_split(coalesce(player_ids, ''), ';'), lambda x: x <> '') as player_ids,
+    list_filter(string_split(coalesce(player_names, ''), '; '), lambda x: x <> '') as player_names,
     boards,
     imp_margin,
     vp_scale,

@@ -41,7 +41,7 @@ def by_place(office, event_suffix):
     """{place number: {denomination: points}} of the first member of each entrant (from the ledger)."""
     df = office.query(
         "select r.place, r.entrant, a.denomination, a.points from se_results r "
-        "join awards a on a.event_id = r.event_id and a.player_id = split_part(r.members, ' ', 1) "
+        "join awards a on a.event_id = r.event_id and a.player_id = r.members[1] "
         "where r.event_id like ? order by r.place", [f"%{event_suffix}"])
     out: dict = {}
     for r in df.itertuples():
@@ -53,6 +53,6 @@ def column(office, event_suffix, denomination):
     """Points of `denomination` by entrant order 1..n (0 when none)."""
     df = office.query(
         "select cast(r.entrant as int) as e, coalesce(a.points, 0) as p from se_results r "
-        "left join awards a on a.event_id = r.event_id and a.player_id = split_part(r.members, ' ', 1) "
+        "left join awards a on a.event_id = r.event_id and a.player_id = r.members[1] "
         "and a.denomination = ? where r.event_id like ? order by e", [denomination, f"%{event_suffix}"])
     return [int(v) for v in df["p"]]

@@ -27,7 +27,7 @@ def _post(office, name, event: str, standings: str):
 
 def _bp(office, name, n):
     df = office.query("select r.entrant, coalesce(max(a.points), 0) as p, count(a.points) as lines from se_results r "
-                      "left join awards a on a.event_id = r.event_id and list_contains(string_split(r.members, ' '), a.player_id) "
+                      "left join awards a on a.event_id = r.event_id and list_contains(r.members, a.player_id) "
                       "and a.denomination = 'bp' where r.event_id = ? group by r.entrant order by cast(r.entrant as int)",
                       [f"{ORG}/bk-lavec/{name}"])
     assert all(lines in (0, 2) for lines in df["lines"])  # both players of a pair, or neither

@@ -30,7 +30,7 @@ def _ledger(office, name):
     (both members must have the same lines)."""
     df = office.query(
         "select r.entrant, a.player_id, a.denomination, a.points from se_results r join awards a "
-        "on a.event_id = r.event_id and list_contains(string_split(r.members, ' '), a.player_id) "
+        "on a.event_id = r.event_id and list_contains(r.members, a.player_id) "
         "where r.event_id = ? order by r.place", [f"{ORG}/uppsala-bk/{name}"])
     out: dict = {}
     for r in df.itertuples():
