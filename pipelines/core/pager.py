@@ -1,8 +1,8 @@
 """Previous / next / up links on every page a rule system publishes (issue 15), as one step of
 the site for all systems: the pages of one kind in one folder (an organisation's periods, a club's
 events, a club's monthly pages ...) are ordered by their folder names, which begin with their date,
-and each gets a <nav class="pager"> at the top of its body: up to the organisation's index, the
-previous and the next page of its kind. A page is rewritten only when its links change (a new
+and each gets a <nav class="pager"> at the top of its body: up to its section's index (a club's
+page) or the organisation's, the previous and the next page of its kind. A page is rewritten only when its links change (a new
 event changes its own page and the one before it), so the nights' output stays the same bytes as a
 fresh run's."""
 from __future__ import annotations
@@ -26,9 +26,10 @@ def kind_of(folder: str) -> tuple[str, str]:
     return parent or ".", _BEFORE_DIGIT.match(name).group(0)
 
 
-def neighbours(pages: list[dict]) -> dict[str, dict]:
-    """{href: {"up": ..., "prev": page | None, "next": page | None}} for pages of
-    ``published_pages`` (href, title, folder), links relative to each page."""
+def neighbours(pages: list[dict], section_titles: dict[str, str] | None = None) -> dict[str, dict]:
+    """{href: {"up": ..., "up_title": ..., "prev": page | None, "next": page | None}} for pages
+    of ``published_pages`` (href, title, folder), links relative to each page. `section_titles`:
+    the name of each section, which its pages' up link shows (else the section's folder)."""
     groups: dict[tuple[str, str], list[dict]] = {}
     for p in pages:
         groups.setdefault(kind_of(p["folder"]), []).append(p)
@@ -36,7 +37,10 @@ def neighbours(pages: list[dict]) -> dict[str, dict]:
     for group in groups.values():
         group.sort(key=lambda p: p["folder"])
         for i, p in enumerate(group):
-            out[p["href"]] = {"up": _relative(p["href"], "index.html"),
+            # up: the page's section (a club's page listing its events) or the organisation's index
+            section = p["folder"].split("/", 1)[0] if "/" in p["folder"] else ""
+            out[p["href"]] = {"up": _relative(p["href"], f"{section}/index.html" if section else "index.html"),
+                              "up_title": ((section_titles or {}).get(section) or section) if section else None,
                               "prev": _link(p, group[i - 1]) if i > 0 else None,
                               "next": _link(p, group[i + 1]) if i + 1 < len(group) else None}
     return out
@@ -53,7 +57,7 @@ def _link(page: dict, other: dict) -> dict:
 
 def nav_html(links: dict, text: dict[str, str]) -> str:
     e = html.escape
-    parts = [f'<a rel="up" href="{e(links["up"])}">↑ {e(text["up"])}</a>']
+    parts = [f'<a rel="up" href="{e(links["up"])}">↑ {e(links.get("up_title") or text["up"])}</a>']
     if links["prev"]:
         parts.append(f'<a rel="prev" href="{e(links["prev"]["href"])}">← {e(links["prev"]["title"])}</a>')
     if links["next"]:

@@ -154,11 +154,19 @@ def _page_folders(root: str, known: dict, pages: dict) -> tuple[list[str], dict]
     return sorted(found), seen
 
 
+def _section(folder: str) -> str:
+    """The section a page belongs to: its top-level folder when it lies below one (a Swedish
+    club's events, a backgammon season's months), else '' (the organisation's own pages)."""
+    return folder.split("/", 1)[0] if "/" in folder else ""
+
+
 def published_pages(out_dir: Path, index: dict | None = None) -> list[dict]:
     """Every page a rule system published for the organisation (not the index, not player pages):
     its path relative to the organisation's folder and its own title. `index` (the site's cache of
     what it saw, updated here): a page whose file stamp (inode, size, mtime) is as last seen is
-    not read again; pages read tonight (new or rewritten) are marked `changed`."""
+    not read again; pages read tonight (new or rewritten) are marked `changed`. A top-level folder
+    with pages below it is a section (a Swedish club): the site writes its index.html, which
+    lists its pages (publish_sections), so the organisation's index stays short at 90,000 pages."""
     index = index if index is not None else {}
     if index.get("version") != _INDEX_VERSION:
         index.clear()  # an older cache (or none): every page is read once
@@ -166,21 +174,26 @@ def published_pages(out_dir: Path, index: dict | None = None) -> list[dict]:
     root = str(out_dir)
     known, pages = index["pages"], []
     folders, index["folders"] = _page_folders(root, index["folders"], known)
+    # a section's own index.html is the site's; one left by a section that has no pages any more
+    # is not a page either (publish_sections removes it)
+    sections = {f.split("/", 1)[0] for f in folders if "/" in f} | set(index.setdefault("sections", {}))
     for folder in folders:
+        if folder in sections:
+            continue  # a section's own index.html is the site's (publish_sections), not a publisher's
         href = f"{folder}/index.html"
         stamp = _stamp(os.path.join(root, href))
         if stamp is None:
             continue
         entry = known.get(href)
         if entry is not None and entry[1] == stamp:
-            pages.append({"href": href, "title": entry[0], "folder": folder, "changed": False})
+            pages.append({"href": href, "title": entry[0], "folder": folder, "changed": False, "section": _section(folder)})
             continue
         with open(os.path.join(root, href), encoding="utf-8", errors="replace") as f:
             head = f.read(4000)
         found = _TITLE.search(head)
         title = _unescape(re.sub(r"\s+", " ", found.group(1)).strip() if found else folder)
         known[href] = [title, stamp, ""]  # its links are not known until link_pages has seen it
-        pages.append({"href": href, "title": title, "folder": folder, "changed": True})
+        pages.append({"href": href, "title": title, "folder": folder, "changed": True, "section": _section(folder)})
     return pages
 
 
@@ -212,7 +225,55 @@ def period_links(lines: pd.DataFrame, pages: list[dict]) -> dict[str, str]:
     return {str(e): f"../{f}/index.html" for e, f in zip(events["event_id"], folders) if f is not None}
 
 
-def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: dict | None = None) -> list[Path]:
+def section_stamps(lines: pd.DataFrame, event_pages: dict[str, str]) -> dict[str, dict]:
+    """{section: its stamp}: the latest event date and the rule versions of the standing lines
+    whose event's page (event_links / period_links: '../<folder>/index.html') lies in the
+    section. A section's page then changes only with its own events, as a fresh run would write it."""
+    if lines.empty or not event_pages:
+        return {}
+    events = lines[["event_id", "event_date", "rule_version"]].drop_duplicates()
+    folder = events["event_id"].map(event_pages).str.slice(3).str.rsplit("/", n=1).str[0]
+    events = events.assign(section=folder.str.split("/", n=1).str[0].where(folder.str.contains("/", regex=False)))
+    events = events.dropna(subset=["section"])
+    stamps = {}
+    for section, rows in events.groupby("section", sort=False):  # one group per club, not per line
+        stamps[section] = {"as_of": str(rows["event_date"].max()),
+                           "rule_versions": ", ".join(sorted(rows["rule_version"].astype(str).unique()))}
+    return stamps
+
+
+def publish_sections(out_dir: Path, pages: list[dict], titles: dict[str, str], stamps: dict[str, dict],
+                     render, index: dict) -> tuple[list[dict], list[Path]]:
+    """The index of every section (a top-level folder with pages below it: a Swedish club's
+    events and monthly pages, a backgammon season's months): its pages, newest folder first.
+    Written when its title, stamp or list changes; a section without pages loses its index.
+    Returns the organisation index's entries (its own pages, then one per section) and the files
+    written."""
+    by_section: dict[str, list[dict]] = {}
+    for p in pages:
+        by_section.setdefault(p.get("section") or _section(p["folder"]), []).append(p)
+    top = by_section.pop("", [])
+    known, seen, written = index.setdefault("sections", {}), {}, []
+    for section in sorted(by_section):
+        mine = sorted(by_section[section], key=lambda p: p["folder"], reverse=True)
+        title = titles.get(section) or section
+        entries = [{"href": p["href"][len(section) + 1:], "title": p["title"], "folder": p["folder"][len(section) + 1:]} for p in mine]
+        stamp = stamps.get(section, {"as_of": "", "rule_versions": ""})
+        digest = hashlib.blake2b(json.dumps([title, stamp, entries], ensure_ascii=False).encode("utf-8"), digest_size=8).hexdigest()
+        path = out_dir / section / "index.html"
+        if known.get(section) != digest or not path.is_file():
+            if _write_if_changed(path, render(title=title, stamp=stamp, pages=entries)):
+                written.append(path)
+        seen[section] = digest
+        top.append({"href": f"{section}/index.html", "title": title, "folder": section, "count": len(mine)})
+    for section in set(known) - set(seen):
+        (out_dir / section / "index.html").unlink(missing_ok=True)
+    index["sections"] = seen
+    return sorted(top, key=lambda p: p["folder"]), written
+
+
+def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: dict | None = None,
+               section_titles: dict[str, str] | None = None) -> list[Path]:
     """Up / previous / next links on every published page (pipelines/core/pager.py); a page is
     rewritten only when its links change. The links of a kind of page (pager.kind_of) can change
     only when one of its pages is new, rewritten or removed: only those kinds are linked again, so
@@ -226,7 +287,7 @@ def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: di
     for href in removed:
         del known[href]
     due = [p for p in pages if pager.kind_of(p["folder"]) in dirty]
-    links = pager.neighbours(due)
+    links = pager.neighbours(due, section_titles)
     written = []
     for p in due:
         path = out_dir / p["href"]
@@ -262,7 +323,8 @@ def standing_lines(con, organisation: str) -> pd.DataFrame:
 
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
                          names: pd.DataFrame | None = None, notes_for=None, always: set[str] = frozenset(),
-                         period_pages: bool = False, page_index: Path | None = None) -> list[Path]:
+                         period_pages: bool = False, page_index: Path | None = None,
+                         section_titles: dict[str, str] | None = None) -> list[Path]:
     """The organisation's index and the player pages this run touched (or that are missing).
     `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
     register); where the id is the name (mahjong, backgammon) there are none. `notes_for(players)`:
@@ -272,7 +334,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     ranking position); a page is written only when its bytes change. `period_pages`: the system
     publishes its events inside period pages (mahjong, backgammon): lines link to their period's.
     `page_index`: where the site keeps what it read of the published pages (a private cache), so
-    that a night reads only the pages that changed."""
+    that a night reads only the pages that changed. `section_titles` (folder → title): how the
+    sections are named (the Swedish clubs' names); else by their folder."""
     organisation = org["organisation"]
     name_of = dict(zip(names["player_id"].astype(str), names["name"].astype(str))) if names is not None and len(names) else {}
     text = messages(data_dir, org.get("language") or "en")
@@ -328,13 +391,19 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     from pipelines.core.quarantine_report import open_problems as report_rows
 
     open_problems = len(report_rows(con, organisation))  # exactly what the report lists
-    written += link_pages(out_dir, pages, text, index)
+    written += link_pages(out_dir, pages, text, index, section_titles)
+    index = index if index is not None else {}
+    listed, sections_written = publish_sections(
+        out_dir, pages, section_titles or {}, section_stamps(lines, event_pages),
+        lambda **context: _TEMPLATES.get_template("site_section.html.j2").render(
+            t=text, lang=org.get("language") or "en", organisation=org["display_name"], **context), index)
+    written += sections_written
     _save_index(page_index, index)
     # the spellings `explain` accepts (data/aliases/), so that the index finds a player by any of them
     spellings = other_spellings(read_aliases(data_dir, org.get("aliases") if pd.notna(org.get("aliases")) else None))
     index = _TEMPLATES.get_template("site_index.html.j2").render(
         t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
-        pages=pages, feed=FEED, quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
+        pages=listed, feed=FEED, quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
         players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html", "also": spellings.get(p, "")}
                  for p in players])
     if _write_if_changed(out_dir / "index.html", index):

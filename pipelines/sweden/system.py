@@ -182,6 +182,15 @@ class SwedenSystem:
 
         return fetch(con, "select member as player_id, name from se_members where organisation = ?", [org["organisation"]])
 
+    def section_titles(self, con, org) -> dict[str, str]:
+        """The site's sections are the clubs' folders: named by the club register."""
+        from pipelines.core.sql import fetch
+
+        from pipelines.sweden.pins import FOLDER as PINS
+
+        clubs = fetch(con, "select slug, name from se_clubs where organisation = ?", [org["organisation"]])
+        return {**dict(zip(clubs["slug"].astype(str), clubs["name"].astype(str))), PINS: "Mästarnålar per månad"}
+
     def player_notes(self, con, org, players: set[str]) -> dict[str, list[str]]:
         """The site's player pages: master class, what the next class needs, promotions."""
         from pipelines.sweden.publish import class_notes

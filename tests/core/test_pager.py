@@ -25,12 +25,14 @@ def test_neighbours_are_the_pages_of_one_kind_in_one_folder_by_date():
              _page("uppsala-bk/2024-09-05-torsdag", "5 sep"), _page("ranking", "Rankinglista")]
     links = pager.neighbours(pages)
     first, second = links["bk-lavec/2024-09-03-tisdag/index.html"], links["bk-lavec/2024-09-10-tisdag/index.html"]
-    assert first["up"] == "../../index.html" and first["prev"] is None
+    # up: the club's section page (a club's events are listed there, not on the organisation's index)
+    assert first["up"] == "../../bk-lavec/index.html" and first["up_title"] == "bk-lavec" and first["prev"] is None
     assert first["next"] == {"href": "../../bk-lavec/2024-09-10-tisdag/index.html", "title": "10 sep"}
     assert second["prev"]["title"] == "3 sep" and second["next"] is None  # not the monthly page
     assert links["bk-lavec/månad-2024-09/index.html"]["next"]["title"] == "oktober"
     assert links["uppsala-bk/2024-09-05-torsdag/index.html"]["prev"] is None  # another club
-    assert links["ranking/index.html"] == {"up": "../index.html", "prev": None, "next": None}
+    assert links["ranking/index.html"] == {"up": "../index.html", "up_title": None, "prev": None, "next": None}
+    assert pager.neighbours(pages, {"bk-lavec": "BK Lavec"})["bk-lavec/månad-2024-09/index.html"]["up_title"] == "BK Lavec"
 
 
 def test_the_pager_is_put_once_and_replaced_after():

@@ -157,3 +157,47 @@ def test_the_atom_feed_lists_new_corrected_and_recomputed_results(office):
     done = nightly.run(office.inbox, office.state, date(2026, 12, 4), office.data_dir(), recompute=nightly.Recompute())
     assert done.exit_code == 0
     assert entries()[0] == ("規定変更による再計算: sofu-mahjong/a.txt (2026-11-03)", "2026-12-04T00:00:00Z", "1 件を取り消し、1 件を記帳")
+
+
+def test_a_swedish_club_is_a_section_of_the_site(office):
+    """The organisation's index lists each club once (its register name, how many pages), the
+    club's page lists its pages newest first with the club's own stamp, and each event's up link
+    goes to its club: the index stays short with 300 clubs and 90,000 events."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sweden"))
+    from se_helpers import ORG as SE, post_event, register
+
+    register(office)
+    for day in ("2024-10-01", "2024-10-08"):
+        post_event(office, "bk-lavec", f"{day}-tisdag", 8, datum=day)
+    assert office.run().exit_code == 0
+    index = page(office, f"{SE}/index.html")
+    # the club (BK Lavec, clubs.csv) with its two events and its monthly page: three pages
+    assert '<a href="bk-lavec/index.html">BK Lavec</a> <span class="stamp">bk-lavec/ · 3</span>' in index
+    assert "2024-10-01-tisdag" not in index
+    club = page(office, f"{SE}/bk-lavec/index.html")
+    assert "<h1>BK Lavec</h1>" in club and "per 2024-10-08" in club and "Sidor (3)" in club
+    listed = re.findall(r'<li><a href="([^"]+)">', club)
+    assert listed == ["månad-2024-10/index.html", "2024-10-08-tisdag/index.html", "2024-10-01-tisdag/index.html"]
+    for href in listed:
+        assert (office.state / "publications" / SE / "bk-lavec" / href).is_file()
+    event = page(office, f"{SE}/bk-lavec/2024-10-01-tisdag/index.html")
+    assert '<a rel="up" href="../../bk-lavec/index.html">↑ BK Lavec</a>' in event
+
+
+def test_a_section_without_pages_loses_its_index(tmp_path):
+    from pipelines.core import site
+
+    out = tmp_path / "org"
+    render = lambda title, stamp, pages: f"<title>{title}</title>{len(pages)}"  # noqa: E731
+    pages = [{"href": "club/2024-09-03-a/index.html", "title": "A", "folder": "club/2024-09-03-a"},
+             {"href": "ranking/index.html", "title": "Ranking", "folder": "ranking"}]
+    index: dict = {}
+    listed, written = site.publish_sections(out, pages, {"club": "The Club"}, {}, render, index)
+    assert listed == [{"href": "club/index.html", "title": "The Club", "folder": "club", "count": 1}, pages[1]]
+    assert written == [out / "club" / "index.html"] and (out / "club" / "index.html").read_text() == "<title>The Club</title>1"
+    # the same pages again: nothing written; the club's last page withdrawn: its index goes
+    assert site.publish_sections(out, pages, {"club": "The Club"}, {}, render, index)[1] == []
+    listed, written = site.publish_sections(out, pages[1:], {"club": "The Club"}, {}, render, index)
+    assert listed == [pages[1]] and written == [] and not (out / "club" / "index.html").exists()
