@@ -440,7 +440,8 @@ def test_the_race_has_a_snapshot_per_month_end_and_ties_share_a_rank(club):
     assert "Bob Best" not in feb
     pubs = {p.relative_to(club.state / "publications" / "ukbgclub").as_posix()
             for p in (club.state / "publications" / "ukbgclub").glob("*/*") if p.parent.name not in ("players", "assets", "corrections")}
-    assert pubs == {f"2025/2025-{m:02d}" for m in range(1, 13)} | {"2026/2026-02"}
+    # a month's snapshot per folder, and each season's page of the site listing them (a section)
+    assert pubs == {f"2025/2025-{m:02d}" for m in range(1, 13)} | {"2026/2026-02", "2025/index.html", "2026/index.html"}
 
 
 def test_a_correction_moves_the_race_and_rewrites_the_later_months(club):
@@ -474,12 +475,14 @@ def test_a_snapshot_that_no_longer_exists_loses_its_publication(club):
     club.post("ukbgclub/night.csv", results_file("2025-04-01", "Club Night", rows=["Ann Ash,1st,3", "Bob Best,,0"]))
     club.run_bg()
     pubs = club.state / "publications" / "ukbgclub" / "2025"
-    assert sorted(p.name for p in pubs.iterdir()) == ["2025-04"]
+    assert sorted(p.name for p in pubs.iterdir()) == ["2025-04", "index.html"]  # the month, the season's section page
     # the date was wrong: the night was in March; April has no snapshot any more
     club.post("ukbgclub/night.csv", results_file("2025-03-31", "Club Night", rows=["Ann Ash,1st,3", "Bob Best,,0"]))
     result = club.run_bg()
     assert result.report["award_lines"] == {"posted": 2, "reversals": 2}
-    assert sorted(p.name for p in pubs.iterdir()) == ["2025-03"]
+    assert sorted(p.name for p in pubs.iterdir()) == ["2025-03", "index.html"]
+    assert '<a href="2025-03/index.html">' in (pubs / "index.html").read_text(encoding="utf-8")
+    assert "2025-04" not in (pubs / "index.html").read_text(encoding="utf-8")
     assert [str(a) for a in club.query("select distinct as_of from backgammon_standings")["as_of"]] == ["2025-03-31"]
 
 
