@@ -28,8 +28,10 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from pipelines.core import pager
 from pipelines.core import charts, corrections
@@ -44,6 +46,7 @@ _TITLE = re.compile(r"<title>(.*?)</title>", re.S | re.I)
 PLAYERS = "players"
 FEED = "feed.atom"
 FEED_ENTRIES = 50  # the newest entries a feed keeps (readers keep what they have seen)
+PLAYER_PAGE_BATCH = 100  # player pages built column-wise together: bounds the night's memory
 
 
 @cache
@@ -78,10 +81,63 @@ def running_totals(lines: pd.DataFrame) -> pd.DataFrame:
     return per_day.assign(total=total)[["denomination", "event_date", "total"]]
 
 
-def running_total_chart(lines: pd.DataFrame, text: dict[str, str]) -> dict | None:
+_ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"))  # as markupsafe.escape
+
+
+def _escape(values: pd.Series) -> pa.Array:
+    """A column as HTML text, escaped as Jinja escapes (missing values: '')."""
+    text = pa.array(values.astype(object).where(values.notna(), "").astype(str).to_numpy(), type=pa.string())
+    for char, entity in _ESCAPES:
+        text = pc.replace_substring(text, char, entity)
+    return text
+
+
+def line_rows(lines: pd.DataFrame) -> list[str]:
+    """Each award line of a player page as its table row (<tr>...</tr>), built column-wise for all
+    of a night's pages at once: a league's night renders hundreds of pages of thousands of lines,
+    which a template loop renders a row at a time. Columns: event_date, points, denomination,
+    basis, event_page (a link or missing), event_id, source_file, location."""
+    if lines.empty:
+        return []
+    join = pc.binary_join_element_wise
+    page = lines["event_page"].astype(object)  # links, or missing values of any dtype (no event has a page)
+    has_page = pa.array(page.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool))  # a link or none
+    link = pc.if_else(has_page, join(' <a href="', _escape(page.where(has_page.to_numpy(zero_copy_only=False), "")),
+                                      '" aria-label="', _escape(lines["event_id"]), '">→</a>', ""), "")
+    location = _escape(lines["location"])
+    where = pc.if_else(pc.equal(location, ""), "", join(" (", location, ")", ""))
+    rows = join('<tr><td class="date">', _escape(lines["event_date"]), '</td><td class="num">', _escape(lines["points"]),
+                '</td><td class="kind">', _escape(lines["denomination"]), '</td><td class="basis">', _escape(lines["basis"]),
+                link, '</td><td class="file">', _escape(lines["source_file"]), where, "</td></tr>", "")
+    return rows.to_pylist()
+
+
+def running_totals_of(lines: pd.DataFrame) -> pd.DataFrame:
+    """running_totals for many players at once, set-based (DuckDB window sums over the lines'
+    exact decimals): (player_id, denomination, event_date, total). The site's night renders
+    hundreds of player pages with thousands of lines each; a Python sum per line does not scale."""
+    import duckdb
+
+    with duckdb.connect() as con:
+        con.register("frame", lines[["player_id", "denomination", "event_date", "points"]])
+        return fetch(con, """
+            with per_day as (
+                select player_id, denomination, cast(event_date as date) as event_date, sum(points) as points
+                from frame group by all
+            )
+            select player_id, denomination, event_date,
+                   sum(points) over (partition by player_id, denomination order by event_date
+                                     rows between unbounded preceding and current row) as total
+            from per_day
+            order by player_id, denomination, event_date
+            """)
+
+
+def running_total_chart(lines: pd.DataFrame, text: dict[str, str], totals: pd.DataFrame | None = None) -> dict | None:
     """The chart of a player's running total per denomination (core/charts), drawn once the
-    player has points on two dates or more (one dot says nothing the balance does not)."""
-    totals = running_totals(lines)
+    player has points on two dates or more (one dot says nothing the balance does not).
+    `totals`: the player's rows of running_totals_of, when computed for many players at once."""
+    totals = running_totals(lines) if totals is None else totals
     if totals["event_date"].nunique() < 2:
         return None
     series = [Series(str(denomination), list(rows["event_date"]), list(rows["total"]), colour)
@@ -358,24 +414,36 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     due = [p for p in players if p in touched or p in always or not (folder / f"{slugs[p]}.html").is_file()]
     notes = notes_for(set(due)) if notes_for is not None and due else {}
     # each player's lines by one grouping, not a scan of every line per page (a federation has
-    # millions of lines and tens of thousands of pages)
+    # millions of lines and tens of thousands of pages), and every per-line column computed
+    # column-wise for a batch of pages at once (one map of the events' pages, one window sum of
+    # the running totals, the table rows built by site.line_rows); batches bound the memory
     ids = lines["player_id"].astype(str)
-    by_player = dict(tuple(lines[ids.isin(due)].groupby(ids[ids.isin(due)], sort=False))) if due else {}
-    for player in due:
-        page = folder / f"{slugs[player]}.html"
-        mine = by_player.get(player, lines.iloc[0:0])
+    balances_by_player = dict(tuple(balances.groupby(balances["player_id"].astype(str), sort=False)))
+    page_of_event = pd.Series(event_pages, dtype=object)
+    for batch in (due[i:i + PLAYER_PAGE_BATCH] for i in range(0, len(due), PLAYER_PAGE_BATCH)):
+        mine_all = ids.isin(batch)
+        part, part_ids = lines[mine_all], ids[mine_all].to_numpy()
+        rows = line_rows(part.assign(event_date=part["event_date"].astype(str), points=part["points"].astype(str),
+                                     event_page=part["event_id"].map(page_of_event)))
+        positions = pd.Series(part_ids).groupby(part_ids, sort=False).indices
         # the page's own stamp (the player's latest line and its rule versions): a page left
         # untouched by a night stays true, as the organisation's later dates do not concern it
-        own = {"as_of": str(mine["event_date"].max()) if len(mine) else "",
-               "rule_versions": ", ".join(sorted(mine["rule_version"].astype(str).unique()))}
-        html = _TEMPLATES.get_template("player.html.j2").render(
-            t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
-            name=name_of.get(player, ""), stamp=own, notes=notes.get(player, []),
-            balances=balances[balances["player_id"] == player].to_dict("records"), chart=running_total_chart(mine, text),
-            lines=mine.assign(event_date=mine["event_date"].astype(str), points=mine["points"].astype(str),
-                              event_page=mine["event_id"].map(event_pages)).to_dict("records"))
-        if _write_if_changed(page, html):
-            written.append(page)
+        stamps = part.groupby(part_ids, sort=False).agg(as_of=("event_date", "max"), versions=("rule_version", "unique"))
+        totals = running_totals_of(part)
+        totals_by_player = dict(tuple(totals.groupby(totals["player_id"].astype(str), sort=False)))
+        for player in batch:
+            page = folder / f"{slugs[player]}.html"
+            at = positions.get(player, [])
+            own = ({"as_of": str(stamps.at[player, "as_of"]), "rule_versions": ", ".join(sorted(map(str, stamps.at[player, "versions"])))}
+                   if player in stamps.index else {"as_of": "", "rule_versions": ""})
+            html = _TEMPLATES.get_template("player.html.j2").render(
+                t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
+                name=name_of.get(player, ""), stamp=own, notes=notes.get(player, []),
+                balances=balances_by_player.get(player, balances.iloc[0:0]).to_dict("records"),
+                chart=running_total_chart(part.iloc[0:0], text, totals_by_player.get(player, totals.iloc[0:0])),
+                line_count=len(at), line_rows=Markup("\n".join(rows[i] for i in at)))
+            if _write_if_changed(page, html):
+                written.append(page)
     if folder.is_dir():  # a player whose every line was reversed has no page, as in a fresh run
         wanted = {f"{s}.html" for s in slugs.values()}
         for page in folder.glob("*.html"):

@@ -16,7 +16,7 @@ import pandas as pd
 from office import Office
 from pipelines.bridge.publish import _board_chart
 from pipelines.core import charts
-from pipelines.core.site import player_slug, running_totals
+from pipelines.core.site import line_rows, player_slug, running_totals, running_totals_of
 
 ORG = "sofu-mahjong"
 
@@ -42,6 +42,40 @@ def test_running_totals_by_hand():
         {"denomination": "bronze", "event_date": date(2026, 3, 10), "total": Decimal("3.85")},
         {"denomination": "silver", "event_date": date(2026, 2, 1), "total": Decimal("3")},
     ]
+
+
+def test_the_night_s_running_totals_in_sql_equal_the_hand_values_for_two_players():
+    # the same lines by hand as above for P, and Q's 1 + 1 + 1: the set-based window sums of every
+    # page of a night (running_totals_of) against the hand values
+    lines = pd.DataFrame({
+        "player_id": ["P", "P", "P", "P", "Q", "Q", "Q"],
+        "denomination": ["bronze", "bronze", "silver", "bronze", "bp", "bp", "bp"],
+        "event_date": pd.to_datetime(["2026-01-05", "2026-01-05", "2026-02-01", "2026-03-10", "2026-01-01", "2026-01-02", "2026-01-03"]).date,
+        "points": [Decimal("1.25"), Decimal("0.50"), Decimal("3.00"), Decimal("2.10"), Decimal("1.00"), Decimal("1.00"), Decimal("1.00")],
+    })
+    got = running_totals_of(lines)
+    assert [(r.player_id, r.denomination, str(r.event_date), r.total) for r in got.itertuples()] == [
+        ("P", "bronze", "2026-01-05", Decimal("1.75")), ("P", "bronze", "2026-03-10", Decimal("3.85")),
+        ("P", "silver", "2026-02-01", Decimal("3.00")),
+        ("Q", "bp", "2026-01-01", Decimal("1.00")), ("Q", "bp", "2026-01-02", Decimal("2.00")), ("Q", "bp", "2026-01-03", Decimal("3.00")),
+    ]
+
+
+def test_a_player_page_row_is_escaped_as_the_template_escapes():
+    lines = pd.DataFrame({"event_date": ["2026-11-03"], "points": ["7.00"], "denomination": ["pt"],
+                          "basis": ["1位 <b>&'\"</b>"], "event_page": ["../2026-10/index.html"], "event_id": ["x\"y"],
+                          "source_file": ["a.txt"], "location": [None]})
+    assert line_rows(lines) == [
+        '<tr><td class="date">2026-11-03</td><td class="num">7.00</td><td class="kind">pt</td><td class="basis">'
+        '1位 &lt;b&gt;&amp;&#39;&#34;&lt;/b&gt; <a href="../2026-10/index.html" aria-label="x&#34;y">→</a></td>'
+        '<td class="file">a.txt</td></tr>']
+    # no event of the batch has a page: the mapped column is all missing, of whatever dtype
+    import pyarrow as pa
+
+    no_pages = lines.assign(event_page=pd.Series([None], dtype=pd.ArrowDtype(pa.float64())))
+    assert line_rows(no_pages)[0].endswith('&lt;/b&gt;</td><td class="file">a.txt</td></tr>')
+    assert line_rows(lines.assign(event_page=[float("nan")], location=["line 3"]))[0].endswith(
+        '<td class="basis">1位 &lt;b&gt;&amp;&#39;&#34;&lt;/b&gt;</td><td class="file">a.txt (line 3)</td></tr>')
 
 
 def test_a_player_page_charts_the_running_total_and_the_site_carries_the_library(office: Office):
