@@ -21,9 +21,7 @@ import os
 import re
 import unicodedata
 import uuid
-from decimal import Decimal
 from functools import cache
-from itertools import accumulate
 from pathlib import Path
 
 import pandas as pd
@@ -69,18 +67,6 @@ def messages(data_dir: Path, language: str) -> dict[str, str]:
 _MONTH_FOLDER = re.compile(r"\d{4}-\d{2}")
 
 
-def running_totals(lines: pd.DataFrame) -> pd.DataFrame:
-    """A player's balance per denomination after each date they earned points on: (denomination,
-    event_date, total), in date order; exact decimals."""
-    if lines.empty:
-        return pd.DataFrame({"denomination": [], "event_date": [], "total": []})
-    per_day = (lines.assign(points=lines["points"].astype(str).map(Decimal).astype(object), event_date=pd.to_datetime(lines["event_date"]).dt.date)
-               .groupby(["denomination", "event_date"], sort=True)["points"].sum().reset_index())
-    # exact running sums (pandas has no cumulative sum of Decimal objects); one player's dates only
-    total = per_day.groupby("denomination", sort=False)["points"].transform(lambda s: list(accumulate(s)))
-    return per_day.assign(total=total)[["denomination", "event_date", "total"]]
-
-
 _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"))  # as markupsafe.escape
 
 
@@ -113,8 +99,9 @@ def line_rows(lines: pd.DataFrame) -> list[str]:
 
 
 def running_totals_of(lines: pd.DataFrame) -> pd.DataFrame:
-    """running_totals for many players at once, set-based (DuckDB window sums over the lines'
-    exact decimals): (player_id, denomination, event_date, total). The site's night renders
+    """Each player's balance per denomination after each date they earned points on, for many
+    players at once, set-based (DuckDB window sums over the lines' exact decimals):
+    (player_id, denomination, event_date, total), in date order. The site's night renders
     hundreds of player pages with thousands of lines each; a Python sum per line does not scale."""
     import duckdb
 
@@ -133,11 +120,10 @@ def running_totals_of(lines: pd.DataFrame) -> pd.DataFrame:
             """)
 
 
-def running_total_chart(lines: pd.DataFrame, text: dict[str, str], totals: pd.DataFrame | None = None) -> dict | None:
+def running_total_chart(totals: pd.DataFrame, text: dict[str, str]) -> dict | None:
     """The chart of a player's running total per denomination (core/charts), drawn once the
     player has points on two dates or more (one dot says nothing the balance does not).
-    `totals`: the player's rows of running_totals_of, when computed for many players at once."""
-    totals = running_totals(lines) if totals is None else totals
+    `totals`: the player's rows of running_totals_of (denomination, event_date, total)."""
     if totals["event_date"].nunique() < 2:
         return None
     series = [Series(str(denomination), list(rows["event_date"]), list(rows["total"]), colour)
@@ -440,7 +426,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
                 t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
                 name=name_of.get(player, ""), stamp=own, notes=notes.get(player, []),
                 balances=balances_by_player.get(player, balances.iloc[0:0]).to_dict("records"),
-                chart=running_total_chart(part.iloc[0:0], text, totals_by_player.get(player, totals.iloc[0:0])),
+                chart=running_total_chart(totals_by_player.get(player, totals.iloc[0:0]), text),
                 line_count=len(at), line_rows=Markup("\n".join(rows[i] for i in at)))
             if _write_if_changed(page, html):
                 written.append(page)

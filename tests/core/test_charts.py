@@ -16,7 +16,7 @@ import pandas as pd
 from office import Office
 from pipelines.bridge.publish import _board_chart
 from pipelines.core import charts
-from pipelines.core.site import line_rows, player_slug, running_totals, running_totals_of
+from pipelines.core.site import line_rows, player_slug, running_totals_of
 
 ORG = "sofu-mahjong"
 
@@ -30,23 +30,9 @@ def specs(html: str) -> list[dict]:
     return [json.loads(m) for m in re.findall(r'<script type="application/json" class="vega-lite">(.*?)</script>', html, re.S)]
 
 
-def test_running_totals_by_hand():
-    lines = pd.DataFrame({
-        "denomination": ["bronze", "bronze", "silver", "bronze"],
-        "event_date": ["2026-01-05", "2026-01-05", "2026-02-01", "2026-03-10"],
-        "points": [Decimal("1.25"), Decimal("0.50"), Decimal("3"), Decimal("2.10")],
-    })
-    got = running_totals(lines)
-    assert got.to_dict("records") == [
-        {"denomination": "bronze", "event_date": date(2026, 1, 5), "total": Decimal("1.75")},
-        {"denomination": "bronze", "event_date": date(2026, 3, 10), "total": Decimal("3.85")},
-        {"denomination": "silver", "event_date": date(2026, 2, 1), "total": Decimal("3")},
-    ]
-
-
 def test_the_night_s_running_totals_in_sql_equal_the_hand_values_for_two_players():
-    # the same lines by hand as above for P, and Q's 1 + 1 + 1: the set-based window sums of every
-    # page of a night (running_totals_of) against the hand values
+    # by hand: P's bronze 1.25 + 0.50 on one day (1.75), then + 2.10 (3.85), silver 3.00 apart;
+    # Q's 1 + 1 + 1 on three days; the window sums of a night's pages (running_totals_of)
     lines = pd.DataFrame({
         "player_id": ["P", "P", "P", "P", "Q", "Q", "Q"],
         "denomination": ["bronze", "bronze", "silver", "bronze", "bp", "bp", "bp"],
