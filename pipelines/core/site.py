@@ -24,6 +24,7 @@ import uuid
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -61,7 +62,9 @@ def messages(data_dir: Path, language: str) -> dict[str, str]:
     from pipelines.core.settings import DATA_DIR
 
     own = Path(data_dir) / "site" / "messages.csv"
-    return _messages(own if own.is_file() else DATA_DIR / "site" / "messages.csv")[language]
+    bundled = _messages(DATA_DIR / "site" / "messages.csv")[language]
+    # an office's catalogue written by an earlier version lacks the newer texts: the bundled ones fill in
+    return {**bundled, **_messages(own)[language]} if own.is_file() else bundled
 
 
 _MONTH_FOLDER = re.compile(r"\d{4}-\d{2}")
@@ -99,24 +102,26 @@ def line_rows(lines: pd.DataFrame) -> list[str]:
 
 
 def running_totals_of(lines: pd.DataFrame) -> pd.DataFrame:
-    """Each player's balance per denomination after each date they earned points on, for many
-    players at once, set-based (DuckDB window sums over the lines' exact decimals):
-    (player_id, denomination, event_date, total), in date order. The site's night renders
+    """Each player's season balance per denomination after each date they earned points on, for
+    many players at once, set-based (DuckDB window sums over the lines' exact decimals):
+    (player_id, season, denomination, event_date, total), in date order; a season starts at 0, as
+    its row of the balances does. The site's night renders
     hundreds of player pages with thousands of lines each; a Python sum per line does not scale."""
     import duckdb
 
     with duckdb.connect() as con:
-        con.register("frame", lines[["player_id", "denomination", "event_date", "points"]])
+        con.register("frame", lines[["player_id", "season", "denomination", "event_date", "points"]])
         return fetch(con, """
             with per_day as (
-                select player_id, denomination, cast(event_date as date) as event_date, sum(points) as points
+                select player_id, cast(season as varchar) as season, denomination,
+                       cast(event_date as date) as event_date, sum(points) as points
                 from frame group by all
             )
-            select player_id, denomination, event_date,
-                   sum(points) over (partition by player_id, denomination order by event_date
+            select player_id, season, denomination, event_date,
+                   sum(points) over (partition by player_id, season, denomination order by event_date
                                      rows between unbounded preceding and current row) as total
             from per_day
-            order by player_id, denomination, event_date
+            order by player_id, season, denomination, event_date
             """)
 
 
@@ -352,15 +357,74 @@ def _unescape(text: str) -> str:
     return html.unescape(text)
 
 
+# The organisation's award lines that stand (not reversed): what a fresh run would post.
+_STANDING = """
+    select player_id, denomination, season, event_id, event_date, points, basis, source_file, location, rule_version
+    from awards
+    where organisation = $organisation and entry_type = 'award'
+      and award_id not in (select reverses_award_id from awards where organisation = $organisation and entry_type = 'reversal')
+"""
+_LINE_ORDER = "player_id, event_date, event_id, denomination, points, basis, source_file, location, season, rule_version"
+
+
 def standing_lines(con, organisation: str) -> pd.DataFrame:
     """The organisation's award lines that stand (not reversed): what a fresh run would post."""
-    return fetch(con, """
-        select player_id, denomination, season, event_id, event_date, points, basis, source_file, location, rule_version
-        from awards
-        where organisation = ? and entry_type = 'award'
-          and award_id not in (select reverses_award_id from awards where organisation = ? and entry_type = 'reversal')
-        order by player_id, event_date, event_id, denomination, points, basis, source_file, location, season, rule_version
-        """, [organisation, organisation])
+    return fetch(con, f"{_STANDING} order by {_LINE_ORDER}", {"organisation": organisation})
+
+
+def page_stamps(con, organisation: str) -> pd.DataFrame:
+    """The stamps of the site's pages from the standing lines, aggregated in SQL (a night does not
+    read a league's million lines to learn their latest date): one row per (player, season), per
+    player (season missing, `whole`) and for the organisation (both missing): the latest event
+    date, the rule versions (sorted, joined) and the number of lines."""
+    return fetch(con, f"""
+        with standing as ({_STANDING})
+        select player_id, season, grouping(season) = 1 as whole,
+               max(event_date) as as_of,
+               array_to_string(array_sort(list(distinct cast(rule_version as varchar))), ', ') as rule_versions,
+               count(*) as lines
+        from standing
+        group by grouping sets ((player_id, season), (player_id), ())
+        """, {"organisation": organisation})
+
+
+def season_page_name(slug: str, season: str) -> str:
+    """The file of a player's page for one earlier season, beside the player's own page."""
+    return f"{slug}.{player_slug(str(season))}.html"
+
+
+def _season_pages(stamps: pd.DataFrame) -> tuple[dict[str, str], pd.DataFrame]:
+    """({player: the season of their latest line}, the (player_id, season) rows of every other
+    season with lines: each has a page of its own). A player page shows the latest season's lines,
+    so a night that posts in the current season leaves the earlier seasons' pages as they are and
+    the night's cost follows the season, not the player's whole history."""
+    per_season = stamps[stamps["player_id"].notna() & ~stamps["whole"].astype(bool)]
+    per_season = per_season.assign(player_id=per_season["player_id"].astype(str), season=per_season["season"].astype(str))
+    ordered = per_season.sort_values(["player_id", "as_of", "season"])
+    latest = dict(zip(ordered["player_id"], ordered["season"]))  # the last row of each player wins
+    earlier = per_season[per_season["season"] != per_season["player_id"].map(latest)]
+    return latest, earlier[["player_id", "season", "as_of", "rule_versions"]].reset_index(drop=True)
+
+
+def _lines_of(con, organisation: str, pairs: pd.DataFrame) -> pd.DataFrame:
+    """The standing lines of the given (player_id, season) pairs, in the pages' order."""
+    con.register("site_pages_due", pairs[["player_id", "season"]])
+    try:
+        return fetch(con, f"""
+            with standing as ({_STANDING})
+            select standing.* from standing
+            join site_pages_due on standing.player_id = site_pages_due.player_id
+                               and cast(standing.season as varchar) = site_pages_due.season
+            order by {_LINE_ORDER}
+            """, {"organisation": organisation})
+    finally:
+        con.unregister("site_pages_due")
+
+
+def _events_of(con, organisation: str) -> pd.DataFrame:
+    """Every event with standing lines (event_id, event_date, rule_version): the sections' stamps."""
+    return fetch(con, f"with standing as ({_STANDING}) select distinct event_id, event_date, rule_version from standing",
+                 {"organisation": organisation})
 
 
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
@@ -377,63 +441,91 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     publishes its events inside period pages (mahjong, backgammon): lines link to their period's.
     `page_index`: where the site keeps what it read of the published pages (a private cache), so
     that a night reads only the pages that changed. `section_titles` (folder → title): how the
-    sections are named (the Swedish clubs' names); else by their folder."""
+    sections are named (the Swedish clubs' names); else by their folder.
+
+    A player's page holds the balances of every season, and the chart and lines of the season of
+    the player's latest line; each earlier season has a page of its own (season_page_name),
+    written when a run posts or reverses a line of that season (or the page is missing)."""
     organisation = org["organisation"]
+    lang = org.get("language") or "en"
     name_of = dict(zip(names["player_id"].astype(str), names["name"].astype(str))) if names is not None and len(names) else {}
-    text = messages(data_dir, org.get("language") or "en")
-    lines = standing_lines(con, organisation)
+    text = messages(data_dir, lang)
     balances = fetch(con, "select player_id, season, denomination, points, award_lines from balances "
                           "where organisation = ? order by player_id, season, denomination", [organisation])
-    stamp = {
-        "as_of": str(lines["event_date"].max()) if len(lines) else "",
-        "rule_versions": ", ".join(sorted(lines["rule_version"].astype(str).unique())) if len(lines) else "",
-    }
+    stamps = page_stamps(con, organisation)
+    whole = stamps[stamps["player_id"].isna()]
+    stamp = ({"as_of": str(whole["as_of"].iloc[0]), "rule_versions": str(whole["rule_versions"].iloc[0])}
+             if len(whole) and pd.notna(whole["as_of"].iloc[0]) else {"as_of": "", "rule_versions": ""})
+    own_stamp = {str(r.player_id): {"as_of": str(r.as_of), "rule_versions": str(r.rule_versions)}
+                 for r in stamps[stamps["player_id"].notna() & stamps["whole"].astype(bool)].itertuples()}
+    latest, earlier = _season_pages(stamps)
     players = sorted(set(balances["player_id"].astype(str)))
     slugs = {p: player_slug(p) for p in players}
     folder = out_dir / PLAYERS
-    touched = set(fetch(con, "select distinct player_id from awards where organisation = ? and run_id = ?",
-                        [organisation, run_id])["player_id"].astype(str))
+    touched = fetch(con, "select distinct player_id, season from awards where organisation = ? and run_id = ?",
+                    [organisation, run_id])
+    touched_players = set(touched["player_id"].astype(str))
+    touched_pairs = set(zip(touched["player_id"].astype(str), touched["season"].astype(str)))
     written = [p for p in [charts.ensure_library(out_dir)] if p is not None]
     index = _load_index(page_index)
     pages = published_pages(out_dir, index)
-    event_pages = period_links(lines, pages) if period_pages else event_links(lines, pages, organisation)
-    due = [p for p in players if p in touched or p in always or not (folder / f"{slugs[p]}.html").is_file()]
-    notes = notes_for(set(due)) if notes_for is not None and due else {}
-    # each player's lines by one grouping, not a scan of every line per page (a federation has
-    # millions of lines and tens of thousands of pages), and every per-line column computed
-    # column-wise for a batch of pages at once (one map of the events' pages, one window sum of
-    # the running totals, the table rows built by site.line_rows); batches bound the memory
-    ids = lines["player_id"].astype(str)
+    due = [p for p in players if p in touched_players or p in always or not (folder / f"{slugs[p]}.html").is_file()]
+    earlier = earlier[earlier["player_id"].isin(slugs)]
+    earlier = earlier.assign(page=[season_page_name(slugs[p], s) for p, s in zip(earlier["player_id"], earlier["season"])])
+    season_due = earlier.loc[np.array([(p, s) in touched_pairs or not (folder / name).is_file()
+                                       for p, s, name in zip(earlier["player_id"], earlier["season"], earlier["page"])], dtype=bool)]
+    season_href = {(p, s): name for p, s, name in zip(earlier["player_id"], earlier["season"], earlier["page"])}
+    due_set = set(due)
+    notes = notes_for(due_set) if notes_for is not None and due else {}
     balances_by_player = dict(tuple(balances.groupby(balances["player_id"].astype(str), sort=False)))
-    page_of_event = pd.Series(event_pages, dtype=object)
-    for batch in (due[i:i + PLAYER_PAGE_BATCH] for i in range(0, len(due), PLAYER_PAGE_BATCH)):
-        mine_all = ids.isin(batch)
-        part, part_ids = lines[mine_all], ids[mine_all].to_numpy()
+    # the lines of the pages due tonight only (the latest season of each player due, and each
+    # earlier season due), fetched a batch of players at a time; every per-line column computed
+    # column-wise for the batch (one map of the events' pages, one window sum of the running
+    # totals, the table rows built by site.line_rows); batches bound the memory
+    wanted = pd.concat([pd.DataFrame({"player_id": due, "season": [latest.get(p, "") for p in due]}),
+                        season_due[["player_id", "season"]]], ignore_index=True)
+    batch_players = sorted(set(wanted["player_id"]))
+    for batch in (batch_players[i:i + PLAYER_PAGE_BATCH] for i in range(0, len(batch_players), PLAYER_PAGE_BATCH)):
+        part = _lines_of(con, organisation, wanted[wanted["player_id"].isin(batch)])
+        links = period_links(part, pages) if period_pages else event_links(part, pages, organisation)
         rows = line_rows(part.assign(event_date=part["event_date"].astype(str), points=part["points"].astype(str),
-                                     event_page=part["event_id"].map(page_of_event)))
-        positions = pd.Series(part_ids).groupby(part_ids, sort=False).indices
-        # the page's own stamp (the player's latest line and its rule versions): a page left
-        # untouched by a night stays true, as the organisation's later dates do not concern it
-        stamps = part.groupby(part_ids, sort=False).agg(as_of=("event_date", "max"), versions=("rule_version", "unique"))
+                                     event_page=part["event_id"].astype(str).map(pd.Series(links, dtype=object))))
+        keys = pd.MultiIndex.from_arrays([part["player_id"].astype(str), part["season"].astype(str)])
+        positions = pd.Series(range(len(part))).groupby(keys, sort=False).indices if len(part) else {}
         totals = running_totals_of(part)
-        totals_by_player = dict(tuple(totals.groupby(totals["player_id"].astype(str), sort=False)))
-        for player in batch:
-            page = folder / f"{slugs[player]}.html"
-            at = positions.get(player, [])
-            own = ({"as_of": str(stamps.at[player, "as_of"]), "rule_versions": ", ".join(sorted(map(str, stamps.at[player, "versions"])))}
-                   if player in stamps.index else {"as_of": "", "rule_versions": ""})
+        totals_of = dict(tuple(totals.groupby([totals["player_id"].astype(str), totals["season"].astype(str)], sort=False))) \
+            if len(totals) else {}
+
+        def page_lines(player: str, season: str) -> dict:
+            at = positions.get((player, season), [])
+            return {"line_count": len(at), "line_rows": Markup("\n".join(rows[i] for i in at)),
+                    "chart": running_total_chart(totals_of.get((player, season), totals.iloc[0:0]), text)}
+
+        for player in (p for p in batch if p in due_set):
+            own = balances_by_player.get(player, balances.iloc[0:0])
+            season = latest.get(player, "")
             html = _TEMPLATES.get_template("player.html.j2").render(
-                t=text, lang=org.get("language") or "en", organisation=org["display_name"], player=player,
-                name=name_of.get(player, ""), stamp=own, notes=notes.get(player, []),
-                balances=balances_by_player.get(player, balances.iloc[0:0]).to_dict("records"),
-                chart=running_total_chart(totals_by_player.get(player, totals.iloc[0:0]), text),
-                line_count=len(at), line_rows=Markup("\n".join(rows[i] for i in at)))
-            if _write_if_changed(page, html):
-                written.append(page)
+                t=text, lang=lang, organisation=org["display_name"], player=player,
+                name=name_of.get(player, ""), stamp=own_stamp.get(player, {"as_of": "", "rule_versions": ""}),
+                notes=notes.get(player, []), season=season,
+                earlier=any((player, str(s)) in season_href for s in own["season"]),
+                balances=[dict(b, href=season_href.get((player, str(b["season"])))) for b in own.to_dict("records")],
+                **page_lines(player, season))
+            if _write_if_changed(folder / f"{slugs[player]}.html", html):
+                written.append(folder / f"{slugs[player]}.html")
+        for r in season_due[season_due["player_id"].isin(batch)].itertuples():
+            own = balances_by_player.get(r.player_id, balances.iloc[0:0])
+            html = _TEMPLATES.get_template("player_season.html.j2").render(
+                t=text, lang=lang, organisation=org["display_name"], player=r.player_id, season=r.season,
+                name=name_of.get(r.player_id, ""), stamp={"as_of": str(r.as_of), "rule_versions": str(r.rule_versions)},
+                player_href=f"{slugs[r.player_id]}.html",
+                balances=own[own["season"].astype(str) == r.season].to_dict("records"), **page_lines(r.player_id, r.season))
+            if _write_if_changed(folder / r.page, html):
+                written.append(folder / r.page)
     if folder.is_dir():  # a player whose every line was reversed has no page, as in a fresh run
-        wanted = {f"{s}.html" for s in slugs.values()}
+        wanted_files = {f"{s}.html" for s in slugs.values()} | set(earlier["page"])
         for page in folder.glob("*.html"):
-            if page.name not in wanted:
+            if page.name not in wanted_files:
                 page.unlink()
     written += corrections.publish_corrections(
         con, org, out_dir, text, lambda name, **context: _TEMPLATES.get_template(name).render(**context),
@@ -447,16 +539,24 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     open_problems = len(report_rows(con, organisation))  # exactly what the report lists
     written += link_pages(out_dir, pages, text, index, section_titles)
     index = index if index is not None else {}
+    # the sections' stamps need every event's page; a site without sections (a mahjong league's
+    # periods) does not read its events at all
+    if any(p["section"] for p in pages):
+        events = _events_of(con, organisation)
+        event_pages = period_links(events, pages) if period_pages else event_links(events, pages, organisation)
+        stamps_of_sections = section_stamps(events, event_pages)
+    else:
+        stamps_of_sections = {}
     listed, sections_written = publish_sections(
-        out_dir, pages, section_titles or {}, section_stamps(lines, event_pages),
+        out_dir, pages, section_titles or {}, stamps_of_sections,
         lambda **context: _TEMPLATES.get_template("site_section.html.j2").render(
-            t=text, lang=org.get("language") or "en", organisation=org["display_name"], **context), index)
+            t=text, lang=lang, organisation=org["display_name"], **context), index)
     written += sections_written
     _save_index(page_index, index)
     # the spellings `explain` accepts (data/aliases/), so that the index finds a player by any of them
     spellings = other_spellings(read_aliases(data_dir, org.get("aliases") if pd.notna(org.get("aliases")) else None))
     index = _TEMPLATES.get_template("site_index.html.j2").render(
-        t=text, lang=org.get("language") or "en", organisation=org["display_name"], stamp=stamp,
+        t=text, lang=lang, organisation=org["display_name"], stamp=stamp,
         pages=listed, feed=FEED, quarantine=open_problems > 0 and (out_dir / "quarantine" / "index.html").is_file(),
         players=[{"id": p, "name": name_of.get(p, ""), "href": f"{PLAYERS}/{slugs[p]}.html", "also": spellings.get(p, "")}
                  for p in players])

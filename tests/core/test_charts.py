@@ -32,18 +32,21 @@ def specs(html: str) -> list[dict]:
 
 def test_the_night_s_running_totals_in_sql_equal_the_hand_values_for_two_players():
     # by hand: P's bronze 1.25 + 0.50 on one day (1.75), then + 2.10 (3.85), silver 3.00 apart;
-    # Q's 1 + 1 + 1 on three days; the window sums of a night's pages (running_totals_of)
+    # Q's 1 + 1 + 1 on three days, the third in a new season, which starts at 0 as its balance
+    # does (1, 2, then 1); the window sums of a night's pages (running_totals_of)
     lines = pd.DataFrame({
         "player_id": ["P", "P", "P", "P", "Q", "Q", "Q"],
+        "season": ["s1", "s1", "s1", "s1", "s1", "s1", "s2"],
         "denomination": ["bronze", "bronze", "silver", "bronze", "bp", "bp", "bp"],
         "event_date": pd.to_datetime(["2026-01-05", "2026-01-05", "2026-02-01", "2026-03-10", "2026-01-01", "2026-01-02", "2026-01-03"]).date,
         "points": [Decimal("1.25"), Decimal("0.50"), Decimal("3.00"), Decimal("2.10"), Decimal("1.00"), Decimal("1.00"), Decimal("1.00")],
     })
     got = running_totals_of(lines)
-    assert [(r.player_id, r.denomination, str(r.event_date), r.total) for r in got.itertuples()] == [
-        ("P", "bronze", "2026-01-05", Decimal("1.75")), ("P", "bronze", "2026-03-10", Decimal("3.85")),
-        ("P", "silver", "2026-02-01", Decimal("3.00")),
-        ("Q", "bp", "2026-01-01", Decimal("1.00")), ("Q", "bp", "2026-01-02", Decimal("2.00")), ("Q", "bp", "2026-01-03", Decimal("3.00")),
+    assert [(r.player_id, r.season, r.denomination, str(r.event_date), r.total) for r in got.itertuples()] == [
+        ("P", "s1", "bronze", "2026-01-05", Decimal("1.75")), ("P", "s1", "bronze", "2026-03-10", Decimal("3.85")),
+        ("P", "s1", "silver", "2026-02-01", Decimal("3.00")),
+        ("Q", "s1", "bp", "2026-01-01", Decimal("1.00")), ("Q", "s1", "bp", "2026-01-02", Decimal("2.00")),
+        ("Q", "s2", "bp", "2026-01-03", Decimal("1.00")),
     ]
 
 

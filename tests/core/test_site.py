@@ -201,3 +201,57 @@ def test_a_section_without_pages_loses_its_index(tmp_path):
     assert site.publish_sections(out, pages, {"club": "The Club"}, {}, render, index)[1] == []
     listed, written = site.publish_sections(out, pages[1:], {"club": "The Club"}, {}, render, index)
     assert listed == [pages[1]] and written == [] and not (out / "club" / "index.html").exists()
+
+
+def dated_game(day: str, order: list[str]) -> str:
+    return f"{day}\n" + "".join(f"・{i + 1}位{p} {40000 - 10000 * i}\n" for i, p in enumerate(order))
+
+
+def test_a_player_page_holds_the_latest_season_and_each_earlier_season_has_its_own(office, tmp_path):
+    # sofu-mahjong's calendar: season-1 ends 2026-09-30, season-2 starts 2026-10-01. By hand, A:
+    # 1st (7) on 2026-09-28 in season-1; 2nd (4) on 2026-10-03 and 1st (7) on 2026-11-04 in season-2
+    office.post(f"{ORG}/a.txt", dated_game("2026-09-28", ["A", "B", "C", "D"]))
+    office.post(f"{ORG}/b.txt", dated_game("2026-10-03", ["B", "A", "C", "D"]))
+    assert office.run().exit_code == 0
+    players = office.state / "publications" / ORG / "players"
+    main = players / f"{player_slug('A')}.html"
+    earlier = players / f"{player_slug('A')}.{player_slug('season-1')}.html"
+    a = main.read_text(encoding="utf-8")
+    # the balances of both seasons, season-1 linked to its page; the lines of season-2 only
+    assert f'<a href="{earlier.name}">season-1</a></td><td>league</td><td class="num">7.00</td><td class="num">1</td>' in a
+    assert '<td>season-2</td><td>league</td><td class="num">4.00</td><td class="num">1</td>' in a
+    assert a.count('<td class="date">') == 1 and "2nd 4 = 4" in a and "1st 7 = 7" not in a
+    old = earlier.read_text(encoding="utf-8")
+    assert old.count('<td class="date">') == 1 and '<td class="date">2026-09-28</td><td class="num">7.00</td>' in old
+    assert f'href="{main.name}"' in old and "<title>A – シーズン season-1 – " in old
+    # a night in season-2 leaves season-1's page as it was (not even rewritten)
+    before = earlier.stat().st_mtime_ns
+    office.post(f"{ORG}/c.txt", dated_game("2026-11-04", ["A", "B", "C", "D"]))
+    assert office.run().exit_code == 0
+    assert earlier.stat().st_mtime_ns == before
+    assert main.read_text(encoding="utf-8").count('<td class="date">') == 2
+    # a correction of the season-1 game rewrites its page: A was 3rd (2), not 1st
+    office.post(f"{ORG}/a.txt", dated_game("2026-09-28", ["B", "C", "A", "D"]))
+    assert office.run().exit_code == 0
+    assert "3rd 2 = 2" in earlier.read_text(encoding="utf-8") and "1st 7 = 7" not in earlier.read_text(encoding="utf-8")
+    # the same bytes as a fresh run on the final inbox, every player file
+    (tmp_path / "fresh").mkdir()
+    fresh = Office(tmp_path / "fresh")
+    for path in (office.inbox / ORG).iterdir():
+        fresh.post(f"{ORG}/{path.name}", path.read_bytes())
+    assert fresh.run().exit_code == 0
+    mine = sorted(p.name for p in players.glob("*.html"))
+    theirs = fresh.state / "publications" / ORG / "players"
+    assert mine == sorted(p.name for p in theirs.glob("*.html")) and len(mine) == 8  # 4 players x 2 seasons
+    for name in mine:
+        assert (players / name).read_text(encoding="utf-8") == (theirs / name).read_text(encoding="utf-8"), name
+
+
+def test_an_office_catalogue_without_the_newer_texts_gets_them_from_the_bundled_one(tmp_path):
+    from pipelines.core.site import messages
+
+    (tmp_path / "site").mkdir()
+    # an office's catalogue written before the season pages: its own wording stays, the new keys come from the bundle
+    (tmp_path / "site" / "messages.csv").write_text("key,en,ja,sv\nbalances,Points held,残高,Saldo\n", encoding="utf-8")
+    text = messages(tmp_path, "en")
+    assert text["balances"] == "Points held" and text["season_lines"] == "Award lines of the season"
