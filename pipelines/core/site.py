@@ -73,48 +73,64 @@ _MONTH_FOLDER = re.compile(r"\d{4}-\d{2}")
 _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"))  # as markupsafe.escape
 
 
-def _escape(values: pd.Series) -> pa.Array:
-    """A column as HTML text, escaped as Jinja escapes (missing values: '')."""
-    text = pa.array(values.astype(object).where(values.notna(), "").astype(str).to_numpy(), type=pa.string())
+def _escape(values) -> pa.Array:
+    """A column (pandas or Arrow) as HTML text, escaped as Jinja escapes (missing values: '')."""
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        text = pc.fill_null(pc.cast(values, pa.string()), "")
+    else:
+        text = pa.array(values.astype(object).where(values.notna(), "").astype(str).to_numpy(), type=pa.string())
     for char, entity in _ESCAPES:
         text = pc.replace_substring(text, char, entity)
     return text
 
 
-def line_rows(lines: pd.DataFrame) -> list[str]:
+def line_rows(lines: pd.DataFrame | pa.Table) -> list[str]:
     """Each award line of a player page as its table row (<tr>...</tr>), built column-wise for all
     of a night's pages at once: a league's night renders hundreds of pages of thousands of lines,
-    which a template loop renders a row at a time. Columns: event_date, points, denomination,
-    basis, event_page (a link or missing), event_id, source_file, location."""
-    if lines.empty:
+    which a template loop renders a row at a time. Columns (a frame or an Arrow table, texts as
+    shown): event_date, points, denomination, basis, event_page (a link or missing), event_id,
+    source_file, location."""
+    if len(lines) == 0:
         return []
     join = pc.binary_join_element_wise
-    page = lines["event_page"].astype(object)  # links, or missing values of any dtype (no event has a page)
-    has_page = pa.array(page.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool))  # a link or none
-    link = pc.if_else(has_page, join(' <a href="', _escape(page.where(has_page.to_numpy(zero_copy_only=False), "")),
-                                      '" aria-label="', _escape(lines["event_id"]), '">→</a>', ""), "")
-    location = _escape(lines["location"])
+    if isinstance(lines, pa.Table):
+        column = lines.column
+        page = lines.column("event_page")
+        has_page = pc.is_valid(page)
+    else:
+        column = lines.__getitem__
+        page = lines["event_page"].astype(object)  # links, or missing values of any dtype (no event has a page)
+        has_page = pa.array(page.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool))  # a link or none
+        page = page.where(has_page.to_numpy(zero_copy_only=False), "")
+    link = pc.if_else(has_page, join(' <a href="', _escape(page), '" aria-label="', _escape(column("event_id")), '">→</a>', ""), "")
+    location = _escape(column("location"))
     where = pc.if_else(pc.equal(location, ""), "", join(" (", location, ")", ""))
-    rows = join('<tr><td class="date">', _escape(lines["event_date"]), '</td><td class="num">', _escape(lines["points"]),
-                '</td><td class="kind">', _escape(lines["denomination"]), '</td><td class="basis">', _escape(lines["basis"]),
-                link, '</td><td class="file">', _escape(lines["source_file"]), where, "</td></tr>", "")
+    rows = join('<tr><td class="date">', _escape(column("event_date")), '</td><td class="num">', _escape(column("points")),
+                '</td><td class="kind">', _escape(column("denomination")), '</td><td class="basis">', _escape(column("basis")),
+                link, '</td><td class="file">', _escape(column("source_file")), where, "</td></tr>", "")
     return rows.to_pylist()
 
 
-def running_totals_of(lines: pd.DataFrame) -> pd.DataFrame:
+def running_totals_of(lines: pd.DataFrame | pa.Table) -> pd.DataFrame:
     """Each player's season balance per denomination after each date they earned points on, for
     many players at once, set-based (DuckDB window sums over the lines' exact decimals):
     (player_id, season, denomination, event_date, total), in date order; a season starts at 0, as
-    its row of the balances does. The site's night renders
-    hundreds of player pages with thousands of lines each; a Python sum per line does not scale."""
+    its row of the balances does. The site's night renders hundreds of player pages with
+    thousands of lines each; a Python sum per line does not scale."""
+    return _running_totals(lines).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def _running_totals(lines: pd.DataFrame | pa.Table) -> pa.Table:
     import duckdb
 
     with duckdb.connect() as con:
-        con.register("frame", lines[["player_id", "season", "denomination", "event_date", "points"]])
-        return fetch(con, """
+        columns = ["player_id", "season", "denomination", "event_date", "points"]
+        con.register("frame", lines.select(columns) if isinstance(lines, pa.Table) else lines[columns])
+        return con.sql("""
             with per_day as (
-                select player_id, cast(season as varchar) as season, denomination,
-                       cast(event_date as date) as event_date, sum(points) as points
+                select cast(player_id as varchar) as player_id, cast(season as varchar) as season,
+                       cast(denomination as varchar) as denomination, cast(event_date as date) as event_date,
+                       sum(points) as points
                 from frame group by all
             )
             select player_id, season, denomination, event_date,
@@ -122,19 +138,35 @@ def running_totals_of(lines: pd.DataFrame) -> pd.DataFrame:
                                      rows between unbounded preceding and current row) as total
             from per_day
             order by player_id, season, denomination, event_date
-            """)
+            """).to_arrow_table()
 
 
-def running_total_chart(totals: pd.DataFrame, text: dict[str, str]) -> dict | None:
+def running_total_chart(series: list[tuple[str, list, list]], text: dict[str, str]) -> dict | None:
     """The chart of a player's running total per denomination (core/charts), drawn once the
     player has points on two dates or more (one dot says nothing the balance does not).
-    `totals`: the player's rows of running_totals_of (denomination, event_date, total)."""
-    if totals["event_date"].nunique() < 2:
+    `series`: (denomination, dates, totals) of the player's rows of running_totals_of."""
+    if len({d for _, dates, _ in series for d in dates}) < 2:
         return None
-    series = [Series(str(denomination), list(rows["event_date"]), list(rows["total"]), colour)
-              for colour, (denomination, rows) in zip(PALETTE, totals.groupby("denomination", sort=True))]
-    return {"series": series, "figure": line_chart(series, x_label=text["date"], y_label=text["points"],
-                                                aria_label=text["running_total"], steps=True)}
+    lines = [Series(str(denomination), dates, totals, colour)
+             for colour, (denomination, dates, totals) in zip(PALETTE, sorted(series, key=lambda s: s[0]))]
+    return {"series": lines, "figure": line_chart(lines, x_label=text["date"], y_label=text["points"],
+                                               aria_label=text["running_total"], steps=True)}
+
+
+def _series_by_page(totals: pa.Table) -> dict[tuple[str, str], list[tuple[str, list, list]]]:
+    """{(player, season): [(denomination, dates, totals)]} from _running_totals (sorted by
+    player, season, denomination, date): cut at the key changes, not grouped row by row."""
+    if totals.num_rows == 0:
+        return {}
+    players, seasons = totals.column("player_id").to_pylist(), totals.column("season").to_pylist()
+    denominations, dates, values = (totals.column(c).to_pylist() for c in ("denomination", "event_date", "total"))
+    keys = pc.binary_join_element_wise(totals.column("player_id"), totals.column("season"), totals.column("denomination"),
+                                       "\x1f").to_numpy(zero_copy_only=False)
+    starts = np.concatenate([[0], np.flatnonzero(keys[1:] != keys[:-1]) + 1, [len(keys)]])
+    out: dict[tuple[str, str], list] = {}
+    for a, b in zip(starts[:-1], starts[1:]):
+        out.setdefault((players[a], seasons[a]), []).append((denominations[a], dates[a:b], values[a:b]))
+    return out
 
 
 def player_slug(player_id: str) -> str:
@@ -244,42 +276,40 @@ def published_pages(out_dir: Path, index: dict | None = None) -> list[dict]:
     return pages
 
 
-def event_links(lines: pd.DataFrame, pages: list[dict], organisation: str) -> dict[str, str]:
-    """{event_id: the link from a player page to the event's own page} where a rule system
-    published the event in the folder its id names (a JCBL event, a Swedish event and its
-    DM bonus); lines of events without a page of their own (a mahjong game, a backgammon match:
-    their periods' pages) get none."""
-    folders = {p["folder"] for p in pages}
-    ids = pd.Series(lines["event_id"].astype(str).unique())
-    folder = ids.str.split("#", n=1).str[0].str.removeprefix(organisation + "/")
-    found = folder.isin(folders)
-    return dict(zip(ids[found], "../" + folder[found] + "/index.html"))
+def event_page_column(event_ids, event_dates, pages: list[dict], organisation: str, period_pages: bool) -> pa.ChunkedArray | pa.Array:
+    """The link from a player page to each line's event page (or null), column-wise (Arrow):
+    - `period_pages` (a mahjong game in its leaderboard, a backgammon match in its month's
+      snapshot): the page whose folder ends in the latest YYYY-MM not after the event's month
+      (`event_dates` as 'YYYY-MM-DD' texts). Periods follow one another, so that is the period
+      the event belongs to;
+    - else the page in the folder the event's id names (a JCBL event, a Swedish event and its DM
+      bonus); lines of events without a page of their own get none."""
+    event_ids = pc.cast(event_ids, pa.string())
+    if period_pages:
+        months = sorted((p["folder"].rsplit("/", 1)[-1], p["folder"]) for p in pages
+                        if _MONTH_FOLDER.fullmatch(p["folder"].rsplit("/", 1)[-1]))
+        if not months or len(event_ids) == 0:
+            return pa.nulls(len(event_ids), pa.string())
+        starts = np.array([m for m, _ in months])
+        month = pc.utf8_slice_codeunits(pc.cast(event_dates, pa.string()), 0, 7).to_numpy(zero_copy_only=False).astype(starts.dtype)
+        at = np.searchsorted(starts, month, side="right") - 1  # the latest start not after the month
+        links = np.array([f"../{f}/index.html" for _, f in months], dtype=object)
+        return pa.array(np.where(at >= 0, links[np.clip(at, 0, None)], None), type=pa.string())
+    prefix = organisation + "/"
+    folder = pc.list_element(pc.split_pattern(event_ids, "#", max_splits=1), 0)
+    folder = pc.if_else(pc.starts_with(folder, prefix), pc.utf8_slice_codeunits(folder, len(prefix)), folder)
+    found = pc.is_in(folder, value_set=pa.array(sorted({p["folder"] for p in pages}), type=pa.string()))
+    return pc.if_else(found, pc.binary_join_element_wise("../", folder, "/index.html", ""), pa.scalar(None, pa.string()))
 
 
-def period_links(lines: pd.DataFrame, pages: list[dict]) -> dict[str, str]:
-    """{event_id: the link to the page of the line's period} for rule systems whose events are
-    published only inside a period's page (a mahjong game in its leaderboard, a backgammon match in
-    its month's snapshot): the page whose folder ends in the latest YYYY-MM not after the event's
-    month. Periods follow one another, so that is the period the event belongs to."""
-    months = sorted((p["folder"].rsplit("/", 1)[-1], p["folder"]) for p in pages if _MONTH_FOLDER.fullmatch(p["folder"].rsplit("/", 1)[-1]))
-    if not months or lines.empty:
-        return {}
-    starts = pd.Series([m for m, _ in months])
-    events = lines.drop_duplicates("event_id")
-    month = events["event_date"].astype(str).str.slice(0, 7)
-    at = starts.searchsorted(month.to_numpy(), side="right") - 1  # the latest start not after the month
-    folders = [months[i][1] if i >= 0 else None for i in at]
-    return {str(e): f"../{f}/index.html" for e, f in zip(events["event_id"], folders) if f is not None}
-
-
-def section_stamps(lines: pd.DataFrame, event_pages: dict[str, str]) -> dict[str, dict]:
+def section_stamps(events: pd.DataFrame) -> dict[str, dict]:
     """{section: its stamp}: the latest event date and the rule versions of the standing lines
-    whose event's page (event_links / period_links: '../<folder>/index.html') lies in the
+    whose event's page (`event_page`, event_page_column: '../<folder>/index.html') lies in the
     section. A section's page then changes only with its own events, as a fresh run would write it."""
-    if lines.empty or not event_pages:
+    events = events.dropna(subset=["event_page"])
+    if events.empty:
         return {}
-    events = lines[["event_id", "event_date", "rule_version"]].drop_duplicates()
-    folder = events["event_id"].map(event_pages).str.slice(3).str.rsplit("/", n=1).str[0]
+    folder = events["event_page"].astype(str).str.slice(3).str.rsplit("/", n=1).str[0]
     events = events.assign(section=folder.str.split("/", n=1).str[0].where(folder.str.contains("/", regex=False)))
     events = events.dropna(subset=["section"])
     stamps = {}
@@ -406,25 +436,32 @@ def _season_pages(stamps: pd.DataFrame) -> tuple[dict[str, str], pd.DataFrame]:
     return latest, earlier[["player_id", "season", "as_of", "rule_versions"]].reset_index(drop=True)
 
 
-def _lines_of(con, organisation: str, pairs: pd.DataFrame) -> pd.DataFrame:
-    """The standing lines of the given (player_id, season) pairs, in the pages' order."""
+def _lines_of(con, organisation: str, pairs: pd.DataFrame) -> pa.Table:
+    """The standing lines of the given (player_id, season) pairs, in the pages' order, as Arrow
+    (exact decimals), with the date and the points as the pages show them."""
     con.register("site_pages_due", pairs[["player_id", "season"]])
     try:
-        return fetch(con, f"""
+        return con.sql(f"""
             with standing as ({_STANDING})
-            select standing.* from standing
+            select standing.* replace (cast(standing.season as varchar) as season),
+                   cast(standing.event_date as varchar) as date_text, cast(standing.points as varchar) as points_text
+            from standing
             join site_pages_due on standing.player_id = site_pages_due.player_id
                                and cast(standing.season as varchar) = site_pages_due.season
             order by {_LINE_ORDER}
-            """, {"organisation": organisation})
+            """, params={"organisation": organisation}).to_arrow_table()
     finally:
         con.unregister("site_pages_due")
 
 
-def _events_of(con, organisation: str) -> pd.DataFrame:
-    """Every event with standing lines (event_id, event_date, rule_version): the sections' stamps."""
-    return fetch(con, f"with standing as ({_STANDING}) select distinct event_id, event_date, rule_version from standing",
-                 {"organisation": organisation})
+def _events_of(con, organisation: str, pages: list[dict], period_pages: bool) -> pd.DataFrame:
+    """Every event with standing lines (event_id, event_date, rule_version) and its page: the
+    sections' stamps."""
+    events = con.sql(f"""with standing as ({_STANDING})
+        select distinct event_id, event_date, cast(event_date as varchar) as date_text, rule_version from standing""",
+                     params={"organisation": organisation}).to_arrow_table()
+    page = event_page_column(events.column("event_id"), events.column("date_text"), pages, organisation, period_pages)
+    return events.append_column("event_page", page).to_pandas(types_mapper=pd.ArrowDtype)
 
 
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
@@ -487,19 +524,20 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     batch_players = sorted(set(wanted["player_id"]))
     for batch in (batch_players[i:i + PLAYER_PAGE_BATCH] for i in range(0, len(batch_players), PLAYER_PAGE_BATCH)):
         part = _lines_of(con, organisation, wanted[wanted["player_id"].isin(batch)])
-        links = period_links(part, pages) if period_pages else event_links(part, pages, organisation)
-        rows = line_rows(part.assign(event_date=part["event_date"].astype(str), points=part["points"].astype(str),
-                                     event_page=part["event_id"].astype(str).map(pd.Series(links, dtype=object))))
-        keys = pd.MultiIndex.from_arrays([part["player_id"].astype(str), part["season"].astype(str)])
-        positions = pd.Series(range(len(part))).groupby(keys, sort=False).indices if len(part) else {}
-        totals = running_totals_of(part)
-        totals_of = dict(tuple(totals.groupby([totals["player_id"].astype(str), totals["season"].astype(str)], sort=False))) \
-            if len(totals) else {}
+        rows = line_rows(pa.table({
+            "event_date": part.column("date_text"), "points": part.column("points_text"),
+            "denomination": part.column("denomination"), "basis": part.column("basis"),
+            "event_page": event_page_column(part.column("event_id"), part.column("date_text"), pages, organisation, period_pages),
+            "event_id": part.column("event_id"), "source_file": part.column("source_file"), "location": part.column("location")}))
+        keys = pc.binary_join_element_wise(pc.cast(part.column("player_id"), pa.string()), part.column("season"), "\x1f")
+        positions = pd.Series(np.arange(len(part))).groupby(keys.to_numpy(zero_copy_only=False), sort=False).indices \
+            if len(part) else {}
+        series_of = _series_by_page(_running_totals(part))
 
         def page_lines(player: str, season: str) -> dict:
-            at = positions.get((player, season), [])
+            at = positions.get(f"{player}\x1f{season}", [])
             return {"line_count": len(at), "line_rows": Markup("\n".join(rows[i] for i in at)),
-                    "chart": running_total_chart(totals_of.get((player, season), totals.iloc[0:0]), text)}
+                    "chart": running_total_chart(series_of.get((player, season), []), text)}
 
         for player in (p for p in batch if p in due_set):
             own = balances_by_player.get(player, balances.iloc[0:0])
@@ -542,9 +580,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     # the sections' stamps need every event's page; a site without sections (a mahjong league's
     # periods) does not read its events at all
     if any(p["section"] for p in pages):
-        events = _events_of(con, organisation)
-        event_pages = period_links(events, pages) if period_pages else event_links(events, pages, organisation)
-        stamps_of_sections = section_stamps(events, event_pages)
+        stamps_of_sections = section_stamps(_events_of(con, organisation, pages, period_pages))
     else:
         stamps_of_sections = {}
     listed, sections_written = publish_sections(
