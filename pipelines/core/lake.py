@@ -184,9 +184,12 @@ class StagedRun:
         )
         codes = partitions.groupby(["org", "month"], sort=True).ngroup().to_numpy()
         uniques = partitions.drop_duplicates().sort_values(["org", "month"]).to_numpy().tolist()
-        order = np.argsort(codes, kind="stable")  # rows grouped by partition, then sliced
-        bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
-        arrow = arrow.take(pa_arrow.array(order))
+        if len(codes) > 1 and (np.diff(codes) < 0).any():
+            order = np.argsort(codes, kind="stable")  # rows grouped by partition, then sliced
+            codes = codes[order]
+            arrow = arrow.take(pa_arrow.array(order))
+        # (a frame already in partition order, as a night's rows in date order usually are, is not copied)
+        bounds = np.searchsorted(codes, np.arange(len(uniques) + 1))
         written = []
         for i, (organisation, month) in enumerate(uniques):
             rel = f"{table}/org={organisation}/" + (f"month={month}/" if month_column else "") + f"part-{self.run_id}.parquet"

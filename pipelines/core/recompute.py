@@ -177,7 +177,7 @@ def rule_data_record(lake, organisations: pd.DataFrame, data_dir, award_lines: p
     its first posting until a recomputation over the whole range re-derives it."""
     now = {org: rule_data_fingerprint(data_dir, str(row["system"]), org) for org, row in organisations.iterrows()}
     history = dict(lake.runs[-1].get("history_rule_data", {})) if lake.runs else {}
-    posted_by = set(award_lines["organisation"].astype(str)) if len(award_lines) else set()
+    posted_by = set(map(str, award_lines["organisation"].unique())) if len(award_lines) else set()  # distinct first: a night posts a million lines
     for org, fingerprint in now.items():
         whole = request is not None and request.full_range and (request.organisation in (None, org)) and \
             (request.system in (None, str(organisations.loc[org, "system"])))

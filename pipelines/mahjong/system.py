@@ -55,7 +55,7 @@ def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFram
     results = stack(results, empty_results())
     orphans = stack(orphans, empty_orphans())
     # A file that yields no game and no problem is not posted empty: nothing in it was found.
-    found = set(results["source_file"]) | set(orphans["source_file"])
+    found = set(results["source_file"].unique()) | set(orphans["source_file"].unique())  # distinct first: a backlog has a million rows
     nothing = [s.source_file for s in sources if s.source_file not in found]
     if nothing:
         orphans = pd.concat([orphans, pd.DataFrame({
@@ -148,7 +148,7 @@ class MahjongSystem:
         sha_of = {s.source_file: s.sha256 for s in sources}
         results, yakuman, orphans = _parse_sources(sources)
 
-        months = set(month_keys(results["event_date"]).dropna())
+        months = set(month_keys(results["event_date"]).dropna().unique())
         history = ctx.lake.read("mahjong_results", MahjongResult, organisation, months)
         history = history.merge(active, on=["source_file", "source_sha256"])
         history = history[~history["source_file"].isin(superseded)]
