@@ -66,6 +66,11 @@ def nav_html(links: dict, text: dict[str, str]) -> str:
             f'font-size:.9rem;margin:0 0 .6rem">' + "".join(parts) + "</nav>\n")
 
 
+def without_nav(page_html: str) -> str:
+    """The page as its publisher wrote it, before the site put its pager in (with_nav)."""
+    return _NAV.sub("", page_html, count=1)
+
+
 def with_nav(page_html: str, nav: str) -> str:
     """The page with its pager replaced (or put at the top of its body)."""
     if _NAV.search(page_html):

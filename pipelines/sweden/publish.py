@@ -16,9 +16,10 @@ from urllib.parse import quote
 
 import duckdb
 import pandas as pd
+import pyarrow as pa
 from pipelines.core.templating import template_env
 
-from pipelines.core.publishing import markdown_safe, remove_withdrawn_events, replace_folder, spreadsheet_safe
+from pipelines.core.publishing import folder_holds, markdown_safe, remove_withdrawn_events, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 
 _TEMPLATES = template_env(Path(__file__).parent / "templates")
@@ -79,34 +80,50 @@ def _home_clubs(con) -> dict:
     return dict(zip(m["member"], m["club"]))
 
 
-def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path) -> list[Path]:
+def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path,
+                   every_event: bool = False) -> list[Path]:
+    """The result page of each event of the months this run touched (of every event with
+    `every_event`: a new member register), and of any other whose page is missing, written only
+    where its text changed; the club month pages of the touched months."""
     organisation = org["organisation"]
     # members and names are lists in the warehouse: the page lists the names, the export writes the
     # numbers as the clubs' files do (space-separated)
-    rows = fetch(con, "select * replace (array_to_string(members, ' ') as members), members[1] as first_member "
-                      "from se_results where organisation = ? order by event_id, competition, place", [organisation])
+    # the events that stand, and of them the ones to render: those of the months this run
+    # touched, and any other whose page is missing; only their rows are read (a federation's
+    # history has a million)
+    standing = fetch(con, "select distinct event_id, event_date from se_results where organisation = ?", [organisation])
+    standing = standing.assign(event_id=standing["event_id"].astype(str))
+    in_month = (standing["event_date"].astype(str).str[:7].isin(affected_months) | every_event).groupby(standing["event_id"]).any()
+    missing = [e for e in in_month.index[~in_month.to_numpy()]
+               if not (out_dir / (e[len(organisation) + 1:] if e.startswith(organisation + "/") else e)).exists()]
+    due = pa.table({"event_id": pa.array(list(in_month.index[in_month.to_numpy()]) + missing, type=pa.string())})
+    con.register("se_events_due", due)
+    try:
+        rows = fetch(con, "select * replace (array_to_string(members, ' ') as members), members[1] as first_member "
+                          "from se_results where organisation = ? and event_id in (select event_id from se_events_due) "
+                          "order by event_id, competition, place", [organisation])
+    finally:
+        con.unregister("se_events_due")
     home = _home_clubs(con)
     written = []
     if len(rows):
-        pages = page_rows(rows, home)
-        month = pages["event_date"].astype(str).str[:7]
-        affected = month.isin(affected_months).groupby(pages["event_id"]).transform("any")
-        # events of other months are written only when their page is missing
-        others = pages.loc[~affected, "event_id"].drop_duplicates()
-        missing = [e for e in others if not (out_dir / (e[len(organisation) + 1:] if e.startswith(organisation + "/") else e)).exists()]
-        records = pages[affected | pages["event_id"].isin(missing)].to_dict("records")
+        records = page_rows(rows, home).to_dict("records")
         for event_id, group in itertools.groupby(records, key=lambda r: r["event_id"]):
             rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
             target = out_dir / rel
-            replace_folder(target, render_event(list(group), org))
+            files = render_event(list(group), org)
+            # an event of a touched month whose page would be the same is not written again: its
+            # workbook (the costliest part) is made from the same CSV (folder_holds)
+            if folder_holds(target, files):
+                continue
+            replace_folder(target, files)
             written.append(target)
     # events whose list no longer stands (corrected away, fully quarantined): no page, as in a fresh run
     ever = fetch(con, "select distinct event_id, event_date from internal.lake_se_results where organisation = ?", [organisation])
-    remove_withdrawn_events(out_dir, organisation, ever, set(rows["event_id"]) if len(rows) else set(), affected_months)
+    remove_withdrawn_events(out_dir, organisation, ever, set(standing["event_id"].astype(str)), affected_months)
     # a monthly page per club (and none for a club month whose every event was withdrawn)
     ever_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(ever["event_id"], ever["event_date"]) if str(e).count("/") >= 2}
-    standing_months = ({(str(e).split("/")[1], str(d)[:7]) for e, d in zip(rows["event_id"], rows["event_date"]) if str(e).count("/") >= 2}
-                       if len(rows) else set())
+    standing_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(standing["event_id"], standing["event_date"]) if str(e).count("/") >= 2}
     for slug, month in ever_months - standing_months:
         folder = out_dir / slug / f"månad-{month}"
         if month in affected_months and folder.is_dir():

@@ -173,7 +173,13 @@ class SwedenSystem:
         from pipelines.sweden.publish import publish_events
         from pipelines.sweden.ranking_page import publish_ranking
 
-        return (publish_events(con, org, affected_months, out_dir) + SB.publish_series(con, org, out_dir)
+        from pipelines.core.sql import fetch
+
+        # a new member register renames members on every result list: every event page is
+        # rendered again that night, and written where its text changed
+        renamed = len(fetch(con, "select 1 from sources where organisation = ? and source_file = ? and run_id = ?",
+                            [org["organisation"], f"{org['organisation']}/{REGISTER_NAME}", ctx.run_id])) > 0
+        return (publish_events(con, org, affected_months, out_dir, every_event=renamed) + SB.publish_series(con, org, out_dir)
                 + publish_pins(con, org, out_dir, str(ctx.as_of)) + publish_ranking(con, org, out_dir))
 
     def player_names(self, con, org) -> pd.DataFrame:

@@ -90,3 +90,29 @@ def test_corrected_event_file_after_posting_asks_for_the_list_again(office):
     q = office.query("select reason from quarantine where source_file like '%e.event.txt'")
     assert any("send the result list" in r and "again" in r for r in q["reason"])
     assert office.query("select count(*) as n from awards where entry_type = 'reversal'")["n"][0] == 0
+
+
+def test_a_night_rewrites_only_the_event_pages_that_change(office):
+    # two Tuesday events of October; a third one the next night: the first two pages stay as
+    # they were (the same folder, its workbook not made again); a register that renames member
+    # 200000 (1st pair of the first event) rewrites that event's page with the new name
+    register(office)
+    post_event(office, "bk-lavec", "2024-10-01-a", 8, datum="2024-10-01")
+    post_event(office, "bk-lavec", "2024-10-08-b", 8, datum="2024-10-08", start=100)
+    assert office.run().exit_code == 0
+    site = office.state / "publications" / ORG / "bk-lavec"
+    first, second = site / "2024-10-01-a", site / "2024-10-08-b"
+    before = {p: (p.stat().st_ino, (p / "resultat.xlsx").stat().st_mtime_ns) for p in (first, second)}
+    post_event(office, "bk-lavec", "2024-10-15-c", 8, datum="2024-10-15", start=200)
+    assert office.run().exit_code == 0
+    assert (site / "2024-10-15-c" / "index.html").is_file()
+    assert {p: (p.stat().st_ino, (p / "resultat.xlsx").stat().st_mtime_ns) for p in (first, second)} == before
+    # the month page lists all three
+    assert (site / "månad-2024-10" / "index.html").read_text(encoding="utf-8").count('href="../') >= 3
+    renamed = (office.inbox / ORG / "medlemsregister.csv").read_text(encoding="utf-8").replace(
+        "200000;Spelare 000 Åström", "200000;Karin Öberg")
+    office.post(f"{ORG}/medlemsregister.csv", renamed)
+    assert office.run().exit_code == 0
+    page = (first / "index.html").read_text(encoding="utf-8")
+    assert "Karin Öberg" in page and "Spelare 000 Åström" not in page
+    assert second.stat().st_ino == before[second][0]  # no member of the second event was renamed
