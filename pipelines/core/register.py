@@ -130,3 +130,17 @@ def label_players(players: pd.Series, shown: dict[str, str], separator: str = "ã
     not know stay ids)."""
     return players.fillna("").astype(str).map(
         lambda text: separator.join(shown.get(p, p) for p in text.split()))
+
+
+def register_changed(con, organisation: str, register_file: str) -> bool:
+    """Whether the latest run read a new version of the organisation's member register (its path
+    relative to the inbox, any case): the names on every page may have changed, whatever month
+    the run posted (JCBL, Sweden)."""
+    from pipelines.core.sql import fetch
+
+    found = fetch(con, """
+        select count(*) as n from sources
+        where organisation = ? and lower(source_file) = lower(?) and status <> 'duplicate'
+          and run_id = (select max(run_id) from runs)
+        """, [organisation, register_file])
+    return bool(found["n"].iloc[0])

@@ -500,11 +500,13 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             notes_for = ((lambda players, _s=system, _o=org: _s.player_notes(con, _o, players))
                          if hasattr(system, "player_notes") else None)
             always = system.player_pages_due(con, org) if hasattr(system, "player_pages_due") else set()
+            renamed = system.names_changed(con, org) if hasattr(system, "names_changed") else False
             sections = system.section_titles(con, org) if hasattr(system, "section_titles") else None
             published.extend(str(p) for p in site.publish_organisation(con, org, out_dir, ctx.run_id, ctx.data_dir,
                                                                        names, notes_for, always,
                                                                        getattr(system, "publishes_periods", False),
-                                                                       paths.page_index(organisation), sections))
+                                                                       paths.page_index(organisation), sections,
+                                                                       every_page=renamed))
         top = site.publish_site_index(paths.publications, organisations, ctx.data_dir)
         if top is not None:
             published.append(str(top))

@@ -467,7 +467,7 @@ def _events_of(con, organisation: str, pages: list[dict], period_pages: bool) ->
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
                          names: pd.DataFrame | None = None, notes_for=None, always: set[str] = frozenset(),
                          period_pages: bool = False, page_index: Path | None = None,
-                         section_titles: dict[str, str] | None = None) -> list[Path]:
+                         section_titles: dict[str, str] | None = None, every_page: bool = False) -> list[Path]:
     """The organisation's index and the player pages this run touched (or that are missing).
     `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
     register); where the id is the name (mahjong, backgammon) there are none. `notes_for(players)`:
@@ -478,7 +478,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     publishes its events inside period pages (mahjong, backgammon): lines link to their period's.
     `page_index`: where the site keeps what it read of the published pages (a private cache), so
     that a night reads only the pages that changed. `section_titles` (folder → title): how the
-    sections are named (the Swedish clubs' names); else by their folder.
+    sections are named (the Swedish clubs' names); else by their folder. `every_page`: every
+    player page and earlier season's page is rendered (a new member register renames players).
 
     A player's page holds the balances of every season, and the chart and lines of the season of
     the player's latest line; each earlier season has a page of its own (season_page_name),
@@ -506,10 +507,10 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     written = [p for p in [charts.ensure_library(out_dir)] if p is not None]
     index = _load_index(page_index)
     pages = published_pages(out_dir, index)
-    due = [p for p in players if p in touched_players or p in always or not (folder / f"{slugs[p]}.html").is_file()]
+    due = [p for p in players if every_page or p in touched_players or p in always or not (folder / f"{slugs[p]}.html").is_file()]
     earlier = earlier[earlier["player_id"].isin(slugs)]
     earlier = earlier.assign(page=[season_page_name(slugs[p], s) for p, s in zip(earlier["player_id"], earlier["season"])])
-    season_due = earlier.loc[np.array([(p, s) in touched_pairs or not (folder / name).is_file()
+    season_due = earlier.loc[np.array([every_page or (p, s) in touched_pairs or not (folder / name).is_file()
                                        for p, s, name in zip(earlier["player_id"], earlier["season"], earlier["page"])], dtype=bool)]
     season_href = {(p, s): name for p, s, name in zip(earlier["player_id"], earlier["season"], earlier["page"])}
     due_set = set(due)

@@ -53,14 +53,10 @@ def shown_names(con: duckdb.DuckDBPyConnection, organisation: str) -> dict[str, 
 
 
 def register_changed(con: duckdb.DuckDBPyConnection, organisation: str) -> bool:
-    """Whether the latest run read a new version of the organisation's member register: the
-    names on every page may have changed, whatever month the run posted."""
-    found = fetch(con, """
-        select count(*) as n from sources
-        where organisation = ? and lower(source_file) = lower(?) and status <> 'duplicate'
-          and run_id = (select max(run_id) from runs)
-        """, [organisation, f"{organisation}/{REGISTER_NAME}"])
-    return bool(found["n"].iloc[0])
+    """Whether the latest run read a new version of the organisation's member register."""
+    from pipelines.core.register import register_changed as changed
+
+    return changed(con, organisation, f"{organisation}/{REGISTER_NAME}")
 
 
 def _text(value) -> str:

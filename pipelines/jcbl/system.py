@@ -236,16 +236,12 @@ class JcblSystem:
 
         return fetch(con, "select member_id as player_id, name from jcbl_members where organisation = ?", [org["organisation"]])
 
-    def player_pages_due(self, con, org) -> set[str]:
-        """Player pages to render tonight whatever was posted: every player's, the night a new
-        register arrives (the names on them change; a page is written only when its bytes do)."""
-        from pipelines.core.sql import fetch
+    def names_changed(self, con, org) -> bool:
+        """The site renders every player page (and earlier season's page) again the night a new
+        register arrives: the names on them change (a page is written only when its bytes do)."""
         from pipelines.jcbl.publish import register_changed
 
-        if not register_changed(con, org["organisation"]):
-            return set()
-        return set(fetch(con, "select distinct player_id from balances where organisation = ?",
-                         [org["organisation"]])["player_id"].astype(str))
+        return register_changed(con, org["organisation"])
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.jcbl.publish import explain_player

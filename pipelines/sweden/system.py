@@ -173,13 +173,10 @@ class SwedenSystem:
         from pipelines.sweden.publish import publish_events
         from pipelines.sweden.ranking_page import publish_ranking
 
-        from pipelines.core.sql import fetch
-
         # a new member register renames members on every result list: every event page is
         # rendered again that night, and written where its text changed
-        renamed = len(fetch(con, "select 1 from sources where organisation = ? and source_file = ? and run_id = ?",
-                            [org["organisation"], f"{org['organisation']}/{REGISTER_NAME}", ctx.run_id])) > 0
-        return (publish_events(con, org, affected_months, out_dir, every_event=renamed) + SB.publish_series(con, org, out_dir)
+        return (publish_events(con, org, affected_months, out_dir, every_event=self.names_changed(con, org))
+                + SB.publish_series(con, org, out_dir)
                 + publish_pins(con, org, out_dir, str(ctx.as_of)) + publish_ranking(con, org, out_dir))
 
     def player_names(self, con, org) -> pd.DataFrame:
@@ -202,6 +199,13 @@ class SwedenSystem:
         from pipelines.sweden.publish import class_notes
 
         return class_notes(con, org["organisation"], players)
+
+    def names_changed(self, con, org) -> bool:
+        """A new member register tonight: the names on every page may have changed (the event
+        pages and the site's player pages are rendered again, written where they change)."""
+        from pipelines.core.register import register_changed
+
+        return register_changed(con, org["organisation"], f"{org['organisation']}/{REGISTER_NAME}")
 
     def player_pages_due(self, con, org) -> set[str]:
         """Player pages to render every night whatever was posted: the ranked members' (the

@@ -255,3 +255,28 @@ def test_an_office_catalogue_without_the_newer_texts_gets_them_from_the_bundled_
     (tmp_path / "site" / "messages.csv").write_text("key,en,ja,sv\nbalances,Points held,残高,Saldo\n", encoding="utf-8")
     text = messages(tmp_path, "en")
     assert text["balances"] == "Points held" and text["season_lines"] == "Award lines of the season"
+
+
+def test_a_new_member_register_renames_the_player_on_every_page_of_every_season(office):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sweden"))
+    from se_helpers import ORG as SE, post_event, register
+
+    # member 200000 wins an event of the season 2023/24 (spelår from July) and one of 2024/25:
+    # the page of the member holds 2024/25, the earlier season has its own page; a register that
+    # renames the member renames both pages, with no result of that night
+    register(office)
+    post_event(office, "bk-lavec", "2024-06-11-a", 8, datum="2024-06-11")
+    post_event(office, "bk-lavec", "2024-10-01-b", 8, datum="2024-10-01")
+    assert office.run().exit_code == 0
+    players = office.state / "publications" / SE / "players"
+    pages = sorted(players.glob(f"{player_slug('200000')}*.html"))
+    assert len(pages) == 2 and all("Spelare 000 Åström" in p.read_text(encoding="utf-8") for p in pages)
+    renamed = (office.inbox / SE / "medlemsregister.csv").read_text(encoding="utf-8").replace(
+        "200000;Spelare 000 Åström", "200000;Karin Öberg")
+    office.post(f"{SE}/medlemsregister.csv", renamed)
+    assert office.run().exit_code == 0
+    for p in pages:
+        text = p.read_text(encoding="utf-8")
+        assert "Karin Öberg" in text and "Spelare 000 Åström" not in text, p.name
