@@ -192,9 +192,20 @@ def class_notes(con: duckdb.DuckDBPyConnection, organisation: str, members: set[
     promoted = fetch(con, "select member, reached_on, title, first_time from se_promotions where organisation = ? "
                           "and member in (select unnest(?)) order by member, run_id, track", [organisation, wanted])
     notes: dict[str, list[str]] = {}
-    for member, mine in now.groupby("member", sort=True):
-        version = classes[classes["rule_version"] == str(mine["rule_version"].iloc[0])]
-        notes[str(member)] = [_class_line(mine.reset_index(drop=True), version)]
+    # the class text depends on the member's levels and rule version only: made once per
+    # combination (a federation's thousands of members share a few), the holdings added per member
+    prefixes: dict[tuple, str] = {}
+    held: dict[str, dict] = {}
+    for r in now.itertuples(index=False):  # one row per member and track
+        mine = held.setdefault(str(r.member), {"version": str(r.rule_version), "levels": {}, "holdings": (r.bp, r.sp, r.gp)})
+        mine["levels"][r.track] = r.level
+    for member in sorted(held):
+        mine = held[member]
+        key = (mine["version"], mine["levels"].get("klass"), mine["levels"].get("klöverstjärna"))
+        if key not in prefixes:
+            prefixes[key] = _class_text(key[1], key[2], classes[classes["rule_version"] == key[0]])
+        bp, sp, gp = mine["holdings"]
+        notes[member] = [prefixes[key] + f"; innehav {bp} bp, {sp} sp, {gp} gp"]
     for member, mine in promoted.groupby("member", sort=True):
         notes.setdefault(str(member), []).extend(
             f"befordran {p.reached_on}: {p.title}" + ("" if p.first_time else " (igen; ingen ny nål)") for p in mine.itertuples())
@@ -231,9 +242,14 @@ def ranked_members(con: duckdb.DuckDBPyConnection, organisation: str) -> set[str
 
 def _class_line(now: pd.DataFrame, classes: pd.DataFrame) -> str:
     """'mästarklass: ...; nästa: ...; innehav ...' for one member's latest levels (one row per track)."""
-    title = dict(zip(classes["level"], classes["title"]))
     held = dict(zip(now["track"], now["level"]))
-    klass, star = held.get("klass"), held.get("klöverstjärna")
+    r = now.iloc[0]
+    return _class_text(held.get("klass"), held.get("klöverstjärna"), classes) + f"; innehav {r['bp']} bp, {r['sp']} sp, {r['gp']} gp"
+
+
+def _class_text(klass, star, classes: pd.DataFrame) -> str:
+    """'mästarklass: ...; nästa: ...' for a master class and a Klöver star (either may be missing)."""
+    title = dict(zip(classes["level"], classes["title"]))
     text = f"mästarklass: {title.get(klass, 'ingen ännu') if isinstance(klass, str) else 'ingen ännu'}"
     if isinstance(star, str):
         text += f"; {title.get(star, star)}"
@@ -248,8 +264,7 @@ def _class_line(now: pd.DataFrame, classes: pd.DataFrame) -> str:
             need.append("varav " + " eller ".join(either))
         swaps = [t for t, c in (("20 bp räknas som 1 sp", "bp_to_sp"), ("20 sp som 1 gp", "sp_to_gp")) if nxt[c] == "ja"]
         text += f"; nästa: {nxt['title']}: {', '.join(need)}" + (f" ({', '.join(swaps)})" if swaps else "")
-    r = now.iloc[0]
-    return text + f"; innehav {r['bp']} bp, {r['sp']} sp, {r['gp']} gp"
+    return text
 
 
 def _class_and_ranking(con: duckdb.DuckDBPyConnection, player_id: str) -> list[str]:
