@@ -99,11 +99,16 @@ def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str) -> 
     rows = rows.assign(direction=rows["seat"].where(~rows["section"].isin(howell), ""))
     template = _TEMPLATES.get_template("scorecard.html.j2")
     pages = {}
+    # each pair's rows by one grouping, and the board results as records (not a filter of every
+    # row and a label lookup per line: a congress has hundreds of pairs)
+    rows = rows.sort_values("board", kind="stable").reset_index(drop=True)
+    of_pair = rows.groupby(["section", "direction", "entrant"], sort=False).indices
+    results = b.to_dict("records")
     for st in standings.itertuples():
-        mine = rows[(rows["section"] == st.section) & (rows["direction"] == st.direction) & (rows["entrant"] == st.entrant)]
+        mine = rows.iloc[of_pair.get((st.section, st.direction, st.entrant), [])]
         lines = []
-        for r in mine.sort_values("board").itertuples():
-            src = b.loc[r.row]
+        for r in mine.itertuples():
+            src = results[r.row]
             score = r.score
             pct = "" if scoring != "MP" or pd.isna(r.top) or float(r.top) == 0 else f"{Decimal(str(float(r.mp))) * 100 / Decimal(str(float(r.top))):.2f}"
             lines.append({"board": int(r.board), "seat": r.seat, "opponents": r.opponents, **_contract_parts(src),
@@ -205,7 +210,7 @@ def _travellers(boards: pd.DataFrame, scoring: str) -> list[dict]:
                    # by North-South score, best first (as scorers print travellers); adjusted scores last
                    part.assign(_n=_numeric_first(part["ns_pair"]), _s=part["score_ns"].astype("Float64").fillna(float("-inf")))
                    .sort_values(["_s", "_n"], ascending=[False, True]))
-        for _, r in ordered.iterrows():
+        for r in ordered.to_dict("records"):
             score = r["score_ns"]
             rows.append({**_contract_parts(r),
                 "round": _text(r["round"]), "ns": r["ns_pair"], "ew": r["ew_pair"], "contract": _contract(r),
