@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import itertools
 import re
 import shutil
 from decimal import Decimal
@@ -203,14 +204,20 @@ def team_ranking(matches: pd.DataFrame) -> pd.DataFrame:
 
 def _travellers(boards: pd.DataFrame, scoring: str) -> list[dict]:
     out = []
-    for (section, board), part in boards.groupby(["section", "board"], sort=True):
-        first = part.iloc[0]
+    if boards.empty:
+        return out
+    # one sort and one conversion for the whole session, then cut per board (sorted by section and
+    # board first, so each board's rows are together and in the order its traveller prints them)
+    keyed = boards.assign(_n=_numeric_first(boards["ns_pair"]))
+    ordered = (keyed.sort_values(["section", "board", "round", "_n"]) if scoring == "TEAMS" else
+               # by North-South score, best first (as scorers print travellers); adjusted scores last
+               keyed.assign(_s=keyed["score_ns"].astype("Float64").fillna(float("-inf")))
+               .sort_values(["section", "board", "_s", "_n"], ascending=[True, True, False, True]))
+    for (section, board), part in itertools.groupby(ordered.to_dict("records"), key=lambda r: (r["section"], r["board"])):
+        part = list(part)
+        first = part[0]
         rows = []
-        ordered = (part.assign(_n=_numeric_first(part["ns_pair"])).sort_values(["round", "_n"]) if scoring == "TEAMS" else
-                   # by North-South score, best first (as scorers print travellers); adjusted scores last
-                   part.assign(_n=_numeric_first(part["ns_pair"]), _s=part["score_ns"].astype("Float64").fillna(float("-inf")))
-                   .sort_values(["_s", "_n"], ascending=[False, True]))
-        for r in ordered.to_dict("records"):
+        for r in part:
             score = r["score_ns"]
             rows.append({**_contract_parts(r),
                 "round": _text(r["round"]), "ns": r["ns_pair"], "ew": r["ew_pair"], "contract": _contract(r),
