@@ -73,35 +73,25 @@ _MONTH_FOLDER = re.compile(r"\d{4}-\d{2}")
 _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"))  # as markupsafe.escape
 
 
-def _escape(values) -> pa.Array:
-    """A column (pandas or Arrow) as HTML text, escaped as Jinja escapes (missing values: '')."""
-    if isinstance(values, (pa.Array, pa.ChunkedArray)):
-        text = pc.fill_null(pc.cast(values, pa.string()), "")
-    else:
-        text = pa.array(values.astype(object).where(values.notna(), "").astype(str).to_numpy(), type=pa.string())
+def _escape(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """An Arrow column as HTML text, escaped as Jinja escapes (missing values: '')."""
+    text = pc.fill_null(pc.cast(values, pa.string()), "")
     for char, entity in _ESCAPES:
         text = pc.replace_substring(text, char, entity)
     return text
 
 
-def line_rows(lines: pd.DataFrame | pa.Table) -> list[str]:
+def line_rows(lines: pa.Table) -> list[str]:
     """Each award line of a player page as its table row (<tr>...</tr>), built column-wise for all
     of a night's pages at once: a league's night renders hundreds of pages of thousands of lines,
-    which a template loop renders a row at a time. Columns (a frame or an Arrow table, texts as
-    shown): event_date, points, denomination, basis, event_page (a link or missing), event_id,
-    source_file, location."""
-    if len(lines) == 0:
+    which a template loop renders a row at a time. Columns (texts as shown): event_date, points,
+    denomination, basis, event_page (a link, or null), event_id, source_file, location."""
+    if lines.num_rows == 0:
         return []
     join = pc.binary_join_element_wise
-    if isinstance(lines, pa.Table):
-        column = lines.column
-        page = lines.column("event_page")
-        has_page = pc.is_valid(page)
-    else:
-        column = lines.__getitem__
-        page = lines["event_page"].astype(object)  # links, or missing values of any dtype (no event has a page)
-        has_page = pa.array(page.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool))  # a link or none
-        page = page.where(has_page.to_numpy(zero_copy_only=False), "")
+    column = lines.column
+    page = lines.column("event_page")
+    has_page = pc.is_valid(page)
     link = pc.if_else(has_page, join(' <a href="', _escape(page), '" aria-label="', _escape(column("event_id")), '">→</a>', ""), "")
     location = _escape(column("location"))
     where = pc.if_else(pc.equal(location, ""), "", join(" (", location, ")", ""))
@@ -395,11 +385,6 @@ _STANDING = """
       and award_id not in (select reverses_award_id from awards where organisation = $organisation and entry_type = 'reversal')
 """
 _LINE_ORDER = "player_id, event_date, event_id, denomination, points, basis, source_file, location, season, rule_version"
-
-
-def standing_lines(con, organisation: str) -> pd.DataFrame:
-    """The organisation's award lines that stand (not reversed): what a fresh run would post."""
-    return fetch(con, f"{_STANDING} order by {_LINE_ORDER}", {"organisation": organisation})
 
 
 def page_stamps(con, organisation: str) -> pd.DataFrame:

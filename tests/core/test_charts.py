@@ -51,19 +51,18 @@ def test_the_night_s_running_totals_in_sql_equal_the_hand_values_for_two_players
 
 
 def test_a_player_page_row_is_escaped_as_the_template_escapes():
-    lines = pd.DataFrame({"event_date": ["2026-11-03"], "points": ["7.00"], "denomination": ["pt"],
-                          "basis": ["1位 <b>&'\"</b>"], "event_page": ["../2026-10/index.html"], "event_id": ["x\"y"],
-                          "source_file": ["a.txt"], "location": [None]})
-    assert line_rows(lines) == [
+    import pyarrow as pa
+
+    columns = {"event_date": ["2026-11-03"], "points": ["7.00"], "denomination": ["pt"],
+               "basis": ["1位 <b>&'\"</b>"], "event_page": ["../2026-10/index.html"], "event_id": ["x\"y"],
+               "source_file": ["a.txt"], "location": [None]}
+    assert line_rows(pa.table(columns, schema=pa.schema([(c, pa.string()) for c in columns]))) == [
         '<tr><td class="date">2026-11-03</td><td class="num">7.00</td><td class="kind">pt</td><td class="basis">'
         '1位 &lt;b&gt;&amp;&#39;&#34;&lt;/b&gt; <a href="../2026-10/index.html" aria-label="x&#34;y">→</a></td>'
         '<td class="file">a.txt</td></tr>']
-    # no event of the batch has a page: the mapped column is all missing, of whatever dtype
-    import pyarrow as pa
-
-    no_pages = lines.assign(event_page=pd.Series([None], dtype=pd.ArrowDtype(pa.float64())))
-    assert line_rows(no_pages)[0].endswith('&lt;/b&gt;</td><td class="file">a.txt</td></tr>')
-    assert line_rows(lines.assign(event_page=[float("nan")], location=["line 3"]))[0].endswith(
+    # an event without a page (a null link) gets no arrow; a location goes in brackets after the file
+    no_page = {**columns, "event_page": [None], "location": ["line 3"]}
+    assert line_rows(pa.table(no_page, schema=pa.schema([(c, pa.string()) for c in no_page])))[0].endswith(
         '<td class="basis">1位 &lt;b&gt;&amp;&#39;&#34;&lt;/b&gt;</td><td class="file">a.txt (line 3)</td></tr>')
 
 
