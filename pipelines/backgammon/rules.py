@@ -7,12 +7,11 @@ column range, place row, tie capacity, per-match award and the rounding mode liv
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from pipelines.core.settings import DATA_DIR, files_stamp  # the bundled rule data (checkout or wheel)
+from pipelines.core.settings import DATA_DIR, cached_by_content  # the bundled rule data (checkout or wheel)
 import pandas as pd
 
 from schemas import backgammon as sch
@@ -98,12 +97,10 @@ def _check_references(rules: BackgammonRules) -> BackgammonRules:
 def load_rules(directory: str | Path | None = None) -> BackgammonRules:
     """Read and validate the rule tables (default: ``data/rules/backgammon`` of this repository)."""
     directory = Path(directory or DEFAULT_RULES_DIR).resolve()
-    return _load_cached(str(directory), files_stamp(directory))
+    return cached_by_content("backgammon.rules", (directory,), lambda: _load(directory))
 
 
-@functools.lru_cache(maxsize=8)
-def _load_cached(directory: str, stamp: tuple = ()) -> BackgammonRules:  # stamp: read again when edited
-    path = Path(directory)
+def _load(path: Path) -> BackgammonRules:  # validated once per content of the tables (read again when edited)
     rules = BackgammonRules(**{name: _read_table(path, name) for name in _TABLES})
     return _check_references(rules)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import hashlib
 import importlib.resources
 import json
 import tomllib
@@ -163,3 +164,43 @@ def files_stamp(*paths: Path | str) -> tuple:
             st = f.stat()
             stamp.append((str(f), st.st_size, st.st_mtime_ns))
     return tuple(stamp)
+
+
+# Rule tables validated once per content, not once per folder: the same tables copied to another
+# data directory (a second office in one process, a restored copy) are not validated again.
+_DIGESTS: dict[tuple, str] = {}
+_BY_CONTENT: dict[tuple, object] = {}
+_KEEP = 32
+
+
+def content_digest(*paths: Path | str) -> str:
+    """A digest of the names (relative to each of `paths`) and bytes of every file at or under
+    `paths`; the files are read again only when their size or modification time changes."""
+    stamp = files_stamp(*paths)
+    if stamp not in _DIGESTS:
+        digest = hashlib.blake2b(digest_size=20)
+        for root in map(Path, paths):
+            files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root] if root.is_file() else []
+            digest.update(f"<{len(files)} files>".encode())
+            for f in files:
+                data = f.read_bytes()
+                digest.update(f"{f.relative_to(root) if root.is_dir() else f.name}:{len(data)}:".encode())
+                digest.update(data)
+        if len(_DIGESTS) >= 4 * _KEEP:
+            _DIGESTS.clear()
+        _DIGESTS[stamp] = digest.hexdigest()
+    return _DIGESTS[stamp]
+
+
+def cached_by_content(name: str, paths: tuple, load, *extra):
+    """`load()`, once per content of the files at `paths` (and `extra`, the other inputs of the
+    load): rule systems keep their validated tables here. The value is shared: callers must not
+    modify it (they filter and assign, as the style asks)."""
+    key = (name, extra, content_digest(*paths))
+    if key in _BY_CONTENT:
+        return _BY_CONTENT[key]
+    value = load()
+    if len(_BY_CONTENT) >= _KEEP:
+        del _BY_CONTENT[next(iter(_BY_CONTENT))]  # the oldest
+    _BY_CONTENT[key] = value
+    return value

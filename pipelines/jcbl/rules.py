@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
+from pipelines.core.settings import DATA_DIR, cached_by_content  # the bundled rule data (checkout or wheel)
 import pandas as pd
 import pandera.pandas as pa
 from pandera.errors import SchemaErrors
@@ -135,8 +135,13 @@ class JcblRules:
 
 
 def load_rules(rules_dir: str | Path | None = None) -> JcblRules:
-    """Read and validate ``data/rules/jcbl/*.csv``; raises JcblRulesError listing every problem."""
+    """Read and validate ``data/rules/jcbl/*.csv``; raises JcblRulesError listing every problem.
+    Validated once per content of the tables (read again when edited)."""
     rules_dir = Path(rules_dir) if rules_dir is not None else RULES_DIR
+    return cached_by_content("jcbl.rules", (rules_dir,), lambda: _load(rules_dir))
+
+
+def _load(rules_dir: Path) -> JcblRules:
     versions = _read_table(rules_dir, "versions")
     tables = {name: _read_table(rules_dir, name) for name in _TABLES if name != "versions"}
     known = set(versions["rule_version"])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core.settings import SettingsError, files_stamp, read_toml
+from pipelines.core.settings import SettingsError, cached_by_content, read_toml
 from pipelines.core.validation import validate_settings
 from schemas.mahjong import Alias, PeriodScheme, PlacingPoints, RuleVersion, Season
 
@@ -32,14 +32,13 @@ def _read_csv(path: Path) -> pd.DataFrame:
 
 
 def load_league_rules(data_dir: Path, organisation: pd.Series) -> LeagueRules:
-    key = (str(data_dir), organisation["ruleset"], organisation["calendar"], organisation["aliases"],
-           files_stamp(Path(data_dir) / "rules" / "mahjong", Path(data_dir) / "calendars"))
-    if key not in _CACHE:  # read once per run (process), not once per stage; again when the files change
-        _CACHE[key] = _load(data_dir, organisation)
-    return _CACHE[key]
-
-
-_CACHE: dict[tuple, LeagueRules] = {}
+    # read once per content of the files (not once per stage or per copy of the data); again when edited
+    data_dir = Path(data_dir)
+    return cached_by_content(
+        "mahjong.league_rules", (data_dir / "rules" / "mahjong", data_dir / "calendars", data_dir / "aliases"),
+        lambda: _load(data_dir, organisation),
+        organisation["ruleset"], organisation["calendar"], organisation["aliases"],
+    )
 
 
 def _load(data_dir: Path, organisation: pd.Series) -> LeagueRules:

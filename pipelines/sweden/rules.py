@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 
-from pipelines.core.settings import DATA_DIR, files_stamp  # the bundled rule data (checkout or wheel)
+from pipelines.core.settings import DATA_DIR, cached_by_content  # the bundled rule data (checkout or wheel)
 import pandas as pd
 from pandera.errors import SchemaError, SchemaErrors
 
@@ -92,13 +91,12 @@ class SwedenRules:
         return self._cache[key]
 
 
-@lru_cache(maxsize=4)
-def _load(rules_dir: str, stamp: tuple = ()) -> SwedenRules:  # stamp: read again when the tables are edited
-    d = Path(rules_dir)
+def _load(d: Path) -> SwedenRules:
     tables = {name: _read(d / f"{name}.csv", model) for name, model in S.RULE_TABLES.items()}
     printed = {key: _read(d / f"{file}.csv", model) for key, (file, model) in S.PRINTED_TABLES.items()}
     return SwedenRules(tables, printed, d)
 
 
 def load_rules(rules_dir: Path | None = None) -> SwedenRules:
-    return _load(str(rules_dir or RULES_DIR), files_stamp(Path(rules_dir or RULES_DIR)))
+    d = Path(rules_dir or RULES_DIR)  # validated once per content of the tables (read again when edited)
+    return cached_by_content("sweden.rules", (d,), lambda: _load(d))

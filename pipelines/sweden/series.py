@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipelines.core.settings import cached_by_content
 from pipelines.sweden.rules import RULES_DIR, SwedenRulesError, _read, frac
 from schemas import sweden_series as S
 
@@ -33,7 +34,8 @@ SIDES = ("home", "away")
 
 def load_series_rules(rules_dir: Path | None = None) -> dict[str, pd.DataFrame]:
     d = Path(rules_dir or RULES_DIR)
-    return {name: _read(d / f"{name}.csv", model) for name, model in S.RULE_TABLES.items()}
+    return cached_by_content("sweden.series_rules", (d,),
+                             lambda: {name: _read(d / f"{name}.csv", model) for name, model in S.RULE_TABLES.items()})
 
 
 def team_rows(matches: pd.DataFrame) -> pd.DataFrame:
