@@ -1,8 +1,11 @@
 """Shared helpers: build an inbox in a temp folder, run the pipeline, query the warehouse."""
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 import sys
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -18,3 +21,39 @@ from office import AS_OF, Office  # noqa: E402,F401 - tests/office.py (several c
 @pytest.fixture
 def office(tmp_path: Path) -> Office:
     return Office(tmp_path)
+
+
+@dataclass(frozen=True)
+class SampleRun:
+    """The bundled sample inbox after one nightly run: `inbox`, `state` (var/)."""
+
+    inbox: Path
+    state: Path
+
+    def query(self, sql: str, params=None) -> pd.DataFrame:
+        con = duckdb.connect(str(self.state / "warehouse.duckdb"), read_only=True)
+        try:
+            return con.sql(sql, params=params).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+        finally:
+            con.close()
+
+
+@pytest.fixture(scope="session")
+def sample_run(tmp_path_factory) -> SampleRun:
+    """The whole sample inbox posted by one run, shared by every test file of the session (and by
+    the pytest-xdist workers: the first to need it runs it under a lock, the others wait and read
+    it). Read it, never write to it: a test that changes the state copies it first."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root = shared / "sample-run"
+    with open(shared / "sample-run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "done").exists():
+            from pipelines.core import run as nightly
+            from pipelines.core.settings import DATA_DIR
+
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(DATA_DIR / "samples" / "inbox", root / "inbox")
+            nightly.run(root / "inbox", root / "var", AS_OF, DATA_DIR)
+            (root / "done").touch()
+    return SampleRun(root / "inbox", root / "var")

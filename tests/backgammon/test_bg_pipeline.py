@@ -19,6 +19,7 @@ import pytest
 
 from pipelines.core import run as nightly
 from pipelines.core.explain import explain_player
+from office import Office  # tests/office.py (on sys.path)
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "data" / "samples" / "inbox" / "ukbgclub"
@@ -132,7 +133,11 @@ def backgammon_data(root: Path, extra_clubs: dict[str, str] | None = None) -> Pa
 @pytest.fixture
 def club(office, tmp_path):
     """The office with a backgammon-only data folder; `club.run()` runs the night."""
-    data = backgammon_data(tmp_path)
+    return _backgammon_only(office, tmp_path)
+
+
+def _backgammon_only(office, root: Path):
+    data = backgammon_data(root)
 
     def run(as_of: date = AS_OF, data_dir: Path = data) -> nightly.RunResult:
         return nightly.run(office.inbox, office.state, as_of, data_dir=data_dir)
@@ -175,13 +180,23 @@ def standing(office, as_of: str) -> dict[str, tuple]:
 
 @pytest.fixture
 def posted_samples(club):
+    """The samples posted and run, for a test that goes on from there."""
     post_samples(club)
     result = club.run_bg()
     return club, result
 
 
-def test_samples_post_awards_equal_to_the_hand_computation(posted_samples):
-    office, result = posted_samples
+@pytest.fixture(scope="module")
+def samples_once(tmp_path_factory):
+    """The samples posted and run once for the module: the tests that only read what it posted."""
+    root = tmp_path_factory.mktemp("backgammon-samples")
+    club = _backgammon_only(Office(root), root)
+    post_samples(club)
+    return club, club.run_bg()
+
+
+def test_samples_post_awards_equal_to_the_hand_computation(samples_once):
+    office, result = samples_once
     assert result.exit_code == nightly.EXIT_QUARANTINE  # the malformed sample, on purpose
     assert awards_by_event(office) == EXPECTED
     lines = office.query("select * from awards")
@@ -202,8 +217,8 @@ def test_samples_post_awards_equal_to_the_hand_computation(posted_samples):
     }
 
 
-def test_results_table_keeps_what_each_award_was_computed_from(posted_samples):
-    office, _ = posted_samples
+def test_results_table_keeps_what_each_award_was_computed_from(samples_once):
+    office, _ = samples_once
     rows = office.query("select * from backgammon_results where player_id = 'Mia Moreau'")
     r = rows.iloc[0]
     assert (r["level"], r["method"], r["multiplier"], r["rounds"], r["players"], r["place_row"], r["matches_won"],
@@ -212,8 +227,8 @@ def test_results_table_keeps_what_each_award_was_computed_from(posted_samples):
     assert office.query("select count(*) as n from backgammon_results").iloc[0]["n"] == sum(map(len, EXPECTED.values()))
 
 
-def test_the_malformed_sample_is_quarantined_line_by_line_and_the_rest_posts(posted_samples):
-    office, _ = posted_samples
+def test_the_malformed_sample_is_quarantined_line_by_line_and_the_rest_posts(samples_once):
+    office, _ = samples_once
     rows = office.query("select location, reason, record from quarantine where source_file = ?", [MALFORMED])
     got = {int(r.location.split()[1]): (r.reason, r.record) for r in rows.itertuples()}
     assert set(got) == set(MALFORMED_LINES)
@@ -528,8 +543,8 @@ def test_the_publication_escapes_hostile_names(club):
     assert "Ann \\| Ash" in md
 
 
-def test_explain_adds_the_season_totals(posted_samples):
-    office, _ = posted_samples
+def test_explain_adds_the_season_totals(samples_once):
+    office, _ = samples_once
     lines = explain_player(office.state / "warehouse.duckdb", "Pia Price")
     assert lines[0] == "Pia Price: 2 ledger line(s)"
     assert lines[-1] == ("UK Backgammon Club club master points race 2025 (as of 2025-03-31): rank 4 of 40, "

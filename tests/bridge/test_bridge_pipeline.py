@@ -22,6 +22,7 @@ from pipelines.bridge.parse_pbn import parse_pbn
 from pipelines.bridge.parse_usebio import parse_usebio
 from pipelines.bridge.standings import compute_standings
 from pipelines.core import run as nightly
+from office import Office  # tests/office.py (on sys.path)
 
 AS_OF = date(2026, 12, 2)
 
@@ -59,12 +60,11 @@ def as_rows(frame, columns) -> set[tuple]:
     return {tuple(norm(v) for v in row) for row in frame[columns].astype(object).itertuples(index=False)}
 
 
-@pytest.fixture
-def office(office, tmp_path):
-    """The `office` of tests/conftest.py, with a data folder holding only this club's settings
-    (the real data/organisations/tokyo-bridge-club.toml and data/rules): other organisations'
-    systems, developed alongside, do not take part in these runs."""
-    data = tmp_path / "bridge-data"
+def _bridge_only(office, root: Path):
+    """The office with a data folder holding only this club's settings (the real
+    data/organisations/tokyo-bridge-club.toml and data/rules): other organisations' systems,
+    developed alongside, do not take part in these runs."""
+    data = root / "bridge-data"
     (data / "organisations").mkdir(parents=True)
     shutil.copy(ROOT / "data" / "organisations" / f"{CLUB}.toml", data / "organisations")
     (data / "rules").symlink_to(ROOT / "data" / "rules")
@@ -73,7 +73,24 @@ def office(office, tmp_path):
 
 
 @pytest.fixture
+def office(office, tmp_path):
+    """The `office` of tests/conftest.py, for this club alone."""
+    return _bridge_only(office, tmp_path)
+
+
+@pytest.fixture
 def sampled(office):
+    """The samples posted and run, for a test that goes on from there."""
+    post_samples(office)
+    result = office.run()
+    return office, result
+
+
+@pytest.fixture(scope="module")
+def sampled_once(tmp_path_factory):
+    """The samples posted and run once for the module: the tests that only read what it posted."""
+    root = tmp_path_factory.mktemp("bridge-samples")
+    office = _bridge_only(Office(root), root)
     post_samples(office)
     result = office.run()
     return office, result
@@ -82,8 +99,8 @@ def sampled(office):
 TWIN = "2026-11-09-monday-pairs.usebio.xml"  # the Monday session again, as USEBIO
 
 
-def test_samples_post_one_event_per_session_and_the_usebio_twin_once(sampled):
-    office, result = sampled
+def test_samples_post_one_event_per_session_and_the_usebio_twin_once(sampled_once):
+    office, result = sampled_once
     assert result.exit_code == nightly.EXIT_QUARANTINE  # only the twin: its session already stands
     assert result.report["files"]["posted"] == 4 and result.report["award_lines"]["posted"] == 0
     q = office.query("select source_file, reason from quarantine")
@@ -102,8 +119,8 @@ def test_samples_post_one_event_per_session_and_the_usebio_twin_once(sampled):
 
 
 @pytest.mark.parametrize("name", [p.name for p in sorted(SAMPLES.iterdir())])
-def test_views_equal_the_pure_functions(sampled, name):
-    office, _ = sampled
+def test_views_equal_the_pure_functions(sampled_once, name):
+    office, _ = sampled_once
     expected = pure(SAMPLES / name)
     event_id = expected["board_results"]["event_id"].iloc[0]
     got = office.query("select * from session_standings where event_id = ?", [event_id])
@@ -120,8 +137,8 @@ def test_views_equal_the_pure_functions(sampled, name):
     assert as_rows(got, match_cols) == as_rows(expected["team_matches"], match_cols)
 
 
-def test_display_matchpoints_are_the_exact_values_rounded_half_up(sampled):
-    office, _ = sampled
+def test_display_matchpoints_are_the_exact_values_rounded_half_up(sampled_once):
+    office, _ = sampled_once
     rows = office.query("select mp_ns, mp_ns_x, mp_den from board_results where mp_ns is not null")
     for mp, x, den in rows.itertuples(index=False):
         assert mp == (Decimal(x) / Decimal(den)).quantize(Decimal("0.01"), rounding="ROUND_HALF_UP")
@@ -305,8 +322,8 @@ def test_notice_board_publication_is_escaped_and_spreadsheet_safe(office):
     assert "'=HYPERLINK" in standings and "\n,NS,1,1,2," in standings  # rank, rank_label, pair
 
 
-def test_teams_publication_ranks_by_victory_points(sampled):
-    office, _ = sampled
+def test_teams_publication_ranks_by_victory_points(sampled_once):
+    office, _ = sampled_once
     folder = next((office.state / "publications" / CLUB).glob("*sunday-teams"))
     rows = (folder / "standings.csv").read_text(encoding="utf-8-sig").splitlines()
     assert rows[0] == "rank,rank_label,team,team_name,players,matches,imps_for,imps_against,vp"

@@ -3,9 +3,7 @@ comment in the database, `pointledger docs` writes a browsable dictionary with t
 types, and the README's table of relations is the dictionary's (one source, no drift)."""
 from __future__ import annotations
 
-import shutil
 import tomllib
-from datetime import date
 from pathlib import Path
 
 import duckdb
@@ -14,21 +12,14 @@ from click.testing import CliRunner
 
 from pipelines.cli import main
 from pipelines.core import dictionary as D
-from pipelines.core import run as nightly
-from pipelines.core.settings import DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = DATA_DIR / "samples" / "inbox"
 
 
 @pytest.fixture(scope="module")
-def state(tmp_path_factory):
+def state(sample_run):
     """The whole sample inbox posted once: every system's relations exist."""
-    root = tmp_path_factory.mktemp("dictionary")
-    inbox = root / "inbox"
-    shutil.copytree(SAMPLES, inbox)
-    nightly.run(inbox, root / "var", date(2026, 12, 2), DATA_DIR)
-    return root / "var"
+    return sample_run.state
 
 
 def _source() -> dict:

@@ -6,14 +6,11 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import shutil
 from pathlib import Path
 
 import openpyxl
 
-from office import Office
 from pipelines.core.publishing import replace_folder
-from pipelines.core.settings import DATA_DIR
 
 BOM = b"\xef\xbb\xbf"
 TABLE = ("as_of,rank,player,member,points,eligible\n"
@@ -68,11 +65,8 @@ def test_swedish_tables_keep_their_semicolons(tmp_path):
     assert [c.value for c in next(ws.iter_rows(min_row=2))] == [1, "1", 2, "Örjan Källström", "100024 100025", 0.5]
 
 
-def test_every_sample_publication_table_has_its_workbook(tmp_path):
-    office = Office(tmp_path)
-    shutil.copytree(DATA_DIR / "samples" / "inbox", office.inbox, dirs_exist_ok=True)
-    office.run()
-    tables = sorted((office.state / "publications").rglob("*.csv"))
+def test_every_sample_publication_table_has_its_workbook(sample_run):
+    tables = sorted((sample_run.state / "publications").rglob("*.csv"))
     assert len(tables) >= 20
     for table in tables:
         raw = table.read_bytes()

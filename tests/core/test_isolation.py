@@ -12,7 +12,8 @@ import pytest
 
 from pipelines.core import run as nightly
 from pipelines.core.settings import DATA_DIR
-from pipelines.core.system import SourceFile
+from pipelines.core import processing
+from pipelines.core.system import SourceFile, SystemBatch
 
 SAMPLES = DATA_DIR / "samples" / "inbox"
 
@@ -49,10 +50,9 @@ def _mentions(value, target: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def clean_run(tmp_path_factory):
-    office = _sample_office(tmp_path_factory.mktemp("clean"))
-    result = office.run()
-    return office, result
+def clean_run(sample_run):
+    """The sample inbox's clean run (shared by the session), to compare against."""
+    return sample_run, None
 
 
 def _sample_office(root: Path) -> Office:
@@ -329,3 +329,65 @@ def test_the_quarantine_view_says_which_problems_are_still_open(office):
     rows = office.query("select source_file, is_open, resolved_by_run from quarantine order by 1")
     assert rows["is_open"].tolist() == [False, False]
     assert rows["resolved_by_run"].tolist()[0] == fixed.run_id
+
+
+# -- the search for the failing files ----------------------------------------------------------
+
+class _CountingSystem:
+    """A rule system whose batch raises whenever it holds one of `bad`; it counts its batches."""
+
+    def __init__(self, bad: set[str]):
+        self.bad, self.batches = bad, []
+
+    def process(self, ctx, organisation, sources, active, superseded):
+        names = [s.source_file for s in sources]
+        self.batches.append(names)
+        if self.bad & set(names):
+            raise Injected("boom")
+        return SystemBatch(events=pd.DataFrame(), awards=pd.DataFrame(), quarantine=pd.DataFrame(),
+                           records=pd.DataFrame({"source_file": names, "records_posted": 1, "records_quarantined": 0}))
+
+
+def _files(n: int) -> list[SourceFile]:
+    return [SourceFile("club", f"club/{i:02d}.txt", Path(f"/nowhere/{i:02d}.txt"), str(i)) for i in range(n)]
+
+
+def test_one_bad_file_among_sixteen_is_found_by_halving():
+    """By hand: after the night of 16 files raised, the halves are scored, and the half holding
+    file 05 is halved again: 0-7 raises, 0-3 scores, 4-7 raises, 4-5 raises, 4 scores, 5 raises
+    (found), 6-7 scores, 8-15 scores; then the 15 good files together. 9 batches after the
+    night's, where file by file took 16 + 1."""
+    system = _CountingSystem({"club/05.txt"})
+    incidents = []
+    parts = processing._retry_by_group(None, system, None, _files(16), None, set(), incidents)
+    assert [len(b) for b in system.batches] == [8, 4, 4, 2, 1, 1, 2, 8, 15]
+    assert [i.source_files for i in incidents] == [["club/05.txt"]]
+    together = [f"club/{i:02d}.txt" for i in range(16) if i != 5]
+    assert system.batches[-1] == together
+    assert parts[0].records["source_file"].tolist() == together  # the good files, scored together
+    assert parts[1].quarantine["source_file"].tolist() == ["club/05.txt"]
+    assert "internal error" in parts[1].quarantine["reason"].iloc[0]
+
+
+def test_two_bad_files_and_a_fault_that_shows_only_in_company():
+    """Files 00 and 15 raise: each is found at the end of its branch (by hand: 0-7 raises, 0-3
+    raises, 0-1 raises, 0 raises, 1, 2-3, 4-7 score; 8-15 raises, 8-11 scores, 12-15 raises, 12-13
+    scores, 14-15 raises, 14 scores, 15 raises; then 14 files together). When the good files raise
+    together too, the halves' own results stand."""
+    system = _CountingSystem({"club/00.txt", "club/15.txt"})
+    incidents = []
+    processing._retry_by_group(None, system, None, _files(16), None, set(), incidents)
+    assert [len(b) for b in system.batches] == [8, 4, 2, 1, 1, 2, 4, 8, 4, 4, 2, 2, 1, 1, 14]
+    assert [i.source_files for i in incidents] == [["club/00.txt"], ["club/15.txt"]]
+
+    class OnlyInCompany(_CountingSystem):
+        def process(self, ctx, organisation, sources, active, superseded):
+            if len(sources) == 14:
+                self.batches.append([s.source_file for s in sources])
+                raise Injected("together")
+            return super().process(ctx, organisation, sources, active, superseded)
+
+    system = OnlyInCompany({"club/00.txt", "club/15.txt"})
+    parts = processing._retry_by_group(None, system, None, _files(16), None, set(), [])
+    posted = [f for part in parts for f in part.records["source_file"]]
+    assert sorted(posted) == [f"club/{i:02d}.txt" for i in range(1, 15)]

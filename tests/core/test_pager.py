@@ -3,14 +3,11 @@ from __future__ import annotations
 
 import re
 import shutil
-from datetime import date
 from pathlib import Path
 
 import pytest
 
 from pipelines.core import pager
-from pipelines.core import run as nightly
-from pipelines.core.settings import DATA_DIR
 
 TEXT = {"up": "Up", "pages": "Pages"}
 
@@ -46,11 +43,8 @@ def test_the_pager_is_put_once_and_replaced_after():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("pager")
-    shutil.copytree(DATA_DIR / "samples" / "inbox", root / "inbox")
-    nightly.run(root / "inbox", root / "var", date(2026, 12, 2), DATA_DIR)
-    return root / "var" / "publications"
+def site(sample_run) -> Path:
+    return sample_run.state / "publications"
 
 
 def test_every_pager_link_of_the_sample_site_resolves_and_the_periods_are_in_order(site):

@@ -12,16 +12,12 @@ import re
 import shutil
 import subprocess
 from urllib.parse import unquote, urlsplit
-from datetime import date
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from pipelines.core import run as nightly
-from pipelines.core.settings import DATA_DIR
 
-SAMPLES = DATA_DIR / "samples" / "inbox"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # pages that keep their own script (the ranking list: sort and search by name and club) or are
 # printed (the monthly pins list)
@@ -29,11 +25,11 @@ OWN_OR_PRINTED = ("/ranking/", "/nålar/")
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def site(sample_run, tmp_path_factory) -> Path:
+    """A copy of the sample site: the Chromium probes are written into it, beside its pages."""
     root = tmp_path_factory.mktemp("site")
-    shutil.copytree(SAMPLES, root / "inbox")
-    nightly.run(root / "inbox", root / "var", date(2026, 12, 2), DATA_DIR)
-    return root / "var" / "publications"
+    shutil.copytree(sample_run.state / "publications", root / "publications")
+    return root / "publications"
 
 
 class _FirstTable(HTMLParser):

@@ -1,0 +1,40 @@
+"""Rule tables are validated once per content (pipelines.core.settings.cached_by_content): a copy
+of the same tables in another data folder is not validated again, an edited table is."""
+from __future__ import annotations
+
+import os
+import shutil
+
+from pipelines.core.settings import DATA_DIR, cached_by_content
+from pipelines.jcbl.rules import load_rules
+
+
+def test_the_same_content_is_loaded_once_and_an_edit_is_loaded_again(tmp_path):
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "table.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    loads = []
+
+    def load(where):
+        loads.append(where)
+        return (where / "table.csv").read_text(encoding="utf-8")
+
+    first = cached_by_content("test.table", (folder,), lambda: load(folder))
+    again = cached_by_content("test.table", (copy,), lambda: load(copy))
+    assert first == again == "a,b\n1,2\n" and loads == [folder]
+    (copy / "table.csv").write_text("a,b\n1,3\n", encoding="utf-8")
+    os.utime(copy / "table.csv", ns=(1, 1))  # even with an older time stamp, the new content counts
+    assert cached_by_content("test.table", (copy,), lambda: load(copy)) == "a,b\n1,3\n" and loads == [folder, copy]
+    # another loader, or the same loader with other inputs, is another entry
+    assert cached_by_content("test.other", (folder,), lambda: "other") == "other"
+    assert cached_by_content("test.table", (folder,), lambda: "with x", "x") == "with x"
+
+
+def test_jcbl_rules_copied_to_another_folder_are_the_same_validated_tables(tmp_path):
+    shutil.copytree(DATA_DIR / "rules" / "jcbl", tmp_path / "jcbl")
+    assert load_rules(tmp_path / "jcbl") is load_rules(DATA_DIR / "rules" / "jcbl")
+    versions = (tmp_path / "jcbl" / "versions.csv").read_text(encoding="utf-8")
+    (tmp_path / "jcbl" / "versions.csv").write_text(versions + "\n", encoding="utf-8")  # an edit (a blank line)
+    assert load_rules(tmp_path / "jcbl") is not load_rules(DATA_DIR / "rules" / "jcbl")
