@@ -387,10 +387,13 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     # A committed run without a report was stopped before its publications were done: redo its
     # months too (the warehouse is rebuilt every run anyway).
     affected = {org: set(months) for org, months in run_record["affected"].items()}
+    publishing_runs = {run_id}
     for earlier in lake.runs[:-1]:
         if not (paths.runs / f"{earlier['run_id']}.json").exists():
+            publishing_runs.add(earlier["run_id"])
             for org, months in earlier.get("affected", {}).items():
                 affected.setdefault(org, set()).update(months)
+    ctx.publishing_runs = frozenset(publishing_runs)
     # ...and its report is written now, from the lake, so its quarantine is still signalled
     unreported = _report_unreported_runs(paths, lake, run_id)
     warehouse_notes: list[str] = []

@@ -51,6 +51,9 @@ class RunContext:
     # set before publishing: scoped(organisation, months) -> an in-memory DuckDB connection with
     # the warehouse views over that organisation's lake files of those months only
     scoped: callable = None
+    # set before publishing: the runs whose lines tonight's publications show for the first time
+    # (this run, and a committed run stopped before its publications were done)
+    publishing_runs: frozenset = frozenset()
     checkpoint: callable = lambda name: None
     _waiting_duplicates: dict = field(default_factory=dict, repr=False)
 

@@ -48,14 +48,18 @@ def render_month(month: str, pins: pd.DataFrame, reversals: pd.DataFrame, titles
     """One month's files from its rows (pin_rows / reversal_rows of that month)."""
     clubs = sorted(set(pins["club"]) | set(reversals["club"]))
     names = {**dict(zip(reversals["club"], reversals["club_name"])), **dict(zip(pins["club"], pins["club_name"]))}
-    sections = [{
-        "club": c, "name": names.get(c) or c or "(okänd klubb)",
-        "promotions": [{"member": r.member, "name": r.name, "title": r.title, "reached_on": r.reached_on}
-                       for r in pins[pins["club"] == c].itertuples()],
-        "reversals": [{"member": r.member, "name": r.name, "lost": titles.get(r.level_lost, r.level_lost),
-                       "now": titles.get(r.level_now, r.level_now) if isinstance(r.level_now, str) else "ingen",
-                       "changed_on": r.changed_on} for r in reversals[reversals["club"] == c].itertuples()],
-    } for c in clubs]
+    # one pass over the month's rows (in club order already), not one filter per club
+    promotions: dict[str, list[dict]] = {}
+    for r in pins.itertuples():
+        promotions.setdefault(r.club, []).append({"member": r.member, "name": r.name, "title": r.title,
+                                                  "reached_on": r.reached_on})
+    lost: dict[str, list[dict]] = {}
+    for r in reversals.itertuples():
+        lost.setdefault(r.club, []).append({"member": r.member, "name": r.name, "lost": titles.get(r.level_lost, r.level_lost),
+                                            "now": titles.get(r.level_now, r.level_now) if isinstance(r.level_now, str) else "ingen",
+                                            "changed_on": r.changed_on})
+    sections = [{"club": c, "name": names.get(c) or c or "(okänd klubb)", "promotions": promotions.get(c, []),
+                 "reversals": lost.get(c, [])} for c in clubs]
     versions = ", ".join(sorted(set(pins["rule_version"]) | set(reversals["rule_version"])))
     html = _TEMPLATES.get_template("pins.html.j2").render(month=month, clubs=sections, organisation_name=organisation_name,
                                                          rule_versions=versions, as_of=as_of)

@@ -81,19 +81,25 @@ def _home_clubs(con) -> dict:
 
 
 def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path,
-                   every_event: bool = False) -> list[Path]:
-    """The result page of each event of the months this run touched (of every event with
-    `every_event`: a new member register), and of any other whose page is missing, written only
+                   every_event: bool = False, runs: frozenset | None = None) -> list[Path]:
+    """The result page of each event this run posted (`runs`: the runs whose rows are new
+    tonight; without it, every event of the months this run touched), of every event with
+    `every_event` (a new member register), and of any other whose page is missing, written only
     where its text changed; the club month pages of the touched months."""
     organisation = org["organisation"]
     # members and names are lists in the warehouse: the page lists the names, the export writes the
     # numbers as the clubs' files do (space-separated)
-    # the events that stand, and of them the ones to render: those of the months this run
-    # touched, and any other whose page is missing; only their rows are read (a federation's
-    # history has a million)
+    # the events that stand, and of them the ones to render: those this run posted (an event's
+    # page shows only its own rows), and any other whose page is missing; only their rows are
+    # read (a federation's history has a million)
     standing = fetch(con, "select distinct event_id, event_date from se_results where organisation = ?", [organisation])
     standing = standing.assign(event_id=standing["event_id"].astype(str))
-    in_month = (standing["event_date"].astype(str).str[:7].isin(affected_months) | every_event).groupby(standing["event_id"]).any()
+    in_month = standing["event_date"].astype(str).str[:7].isin(affected_months)
+    if runs is not None and not every_event:
+        posted = fetch(con, "select distinct event_id from internal.lake_se_results where organisation = ? "
+                            "and run_id in (select unnest(?::varchar[]))", [organisation, sorted(runs)])
+        in_month &= standing["event_id"].isin(set(posted["event_id"].astype(str)))
+    in_month = (in_month | every_event).groupby(standing["event_id"]).any()
     missing = [e for e in in_month.index[~in_month.to_numpy()]
                if not (out_dir / (e[len(organisation) + 1:] if e.startswith(organisation + "/") else e)).exists()]
     due = pa.table({"event_id": pa.array(list(in_month.index[in_month.to_numpy()]) + missing, type=pa.string())})
@@ -128,24 +134,28 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
         folder = out_dir / slug / f"månad-{month}"
         if month in affected_months and folder.is_dir():
             shutil.rmtree(folder)
-    if len(rows):
-        rows = rows.assign(month=rows["event_date"].astype(str).str[:7],
-                           slug=rows["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))
-        fees = fetch(con, "select * from se_club_fees where organisation = ?", [organisation])
-        for (slug, month), g in rows.groupby(["slug", "month"]):
-            if month not in affected_months:
-                continue
+    # a club's month page lists every event of the club in the month: one row per event, summed in SQL
+    summary = fetch(con, "select event_id, event_date, event_name, level, form, club, club_name, count(*) as entrants, "
+                         "sum(bp) as bp, sum(sp) as sp, sum(gp) as gp from se_results where organisation = ? "
+                         "and strftime(event_date, '%Y-%m') in (select unnest(?::varchar[])) "
+                         "group by all order by event_id", [organisation, sorted(affected_months)])
+    if len(summary):
+        summary = summary.assign(month=summary["event_date"].astype(str).str[:7],
+                                 slug=summary["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))
+        fees = fetch(con, "select * from se_club_fees where organisation = ? "
+                              "order by club, month, level, form", [organisation])
+        for (slug, month), g in summary.groupby(["slug", "month"]):
             club_name = str(g["club_name"].iloc[0] or slug)
             lines = [f"# {markdown_safe(club_name)} – {month}", "",
                      "| datum | tävling | nivå | form | antal | bp | sp | gp |", "|---|---|---|---|---|---|---|---|"]
             events = []
-            for eid, e in g.groupby("event_id", sort=True):
-                events.append({"date": str(e["event_date"].iloc[0]), "name": str(e["event_name"].iloc[0] or eid),
-                               "href": "../" + quote("/".join(str(eid).split("/")[2:])) + "/index.html", "level": e["level"].iloc[0],
-                               "form": e["form"].iloc[0], "entrants": len(e), "bp": int(e["bp"].sum()),
-                               "sp": int(e["sp"].sum()), "gp": int(e["gp"].sum())})
-                lines.append(f"| {e['event_date'].iloc[0]} | {markdown_safe(str(e['event_name'].iloc[0] or eid))} | {e['level'].iloc[0]} | "
-                             f"{e['form'].iloc[0]} | {len(e)} | {int(e['bp'].sum())} | {int(e['sp'].sum())} | {int(e['gp'].sum())} |")
+            for e in g.itertuples(index=False):
+                name = str(e.event_name or e.event_id)
+                events.append({"date": str(e.event_date), "name": name,
+                               "href": "../" + quote("/".join(str(e.event_id).split("/")[2:])) + "/index.html", "level": e.level,
+                               "form": e.form, "entrants": int(e.entrants), "bp": int(e.bp), "sp": int(e.sp), "gp": int(e.gp)})
+                lines.append(f"| {e.event_date} | {markdown_safe(name)} | {e.level} | "
+                             f"{e.form} | {int(e.entrants)} | {int(e.bp)} | {int(e.sp)} | {int(e.gp)} |")
             f = fees[(fees["club"] == g["club"].iloc[0]) & (fees["month"] == month)]
             lines += ["", "| avgift: nivå | form | speltillfällen | spelartillfällen | kr |", "|---|---|---|---|---|"]
             lines += [f"| {r.level} | {r.form} | {r.sessions} | {r.player_sessions} | {r.amount_sek} |" for r in f.itertuples()]
@@ -157,7 +167,10 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
             for r in f.itertuples():
                 w.writerow([r.club, r.month, r.level, r.form, r.sessions, r.player_sessions, r.amount_sek])
             target = out_dir / slug / f"månad-{month}"
-            replace_folder(target, {"index.md": "\n".join(lines) + "\n", "index.html": html, "avgifter.csv": buf.getvalue()})
+            files = {"index.md": "\n".join(lines) + "\n", "index.html": html, "avgifter.csv": buf.getvalue()}
+            if folder_holds(target, files):
+                continue  # the month of a club with nothing new tonight: not written again
+            replace_folder(target, files)
             written.append(target)
     return written
 

@@ -174,8 +174,10 @@ class SwedenSystem:
         from pipelines.sweden.ranking_page import publish_ranking
 
         # a new member register renames members on every result list: every event page is
-        # rendered again that night, and written where its text changed
-        return (publish_events(con, org, affected_months, out_dir, every_event=self.names_changed(con, org))
+        # rendered again that night, and written where its text changed; otherwise the pages of the
+        # events whose rows are new tonight (an event's page shows only its own rows)
+        return (publish_events(con, org, affected_months, out_dir, every_event=self.names_changed(con, org),
+                               runs=ctx.publishing_runs or None)
                 + SB.publish_series(con, org, out_dir)
                 + publish_pins(con, org, out_dir, str(ctx.as_of)) + publish_ranking(con, org, out_dir))
 

@@ -116,3 +116,50 @@ def test_a_night_rewrites_only_the_event_pages_that_change(office):
     page = (first / "index.html").read_text(encoding="utf-8")
     assert "Karin Öberg" in page and "Spelare 000 Åström" not in page
     assert second.stat().st_ino == before[second][0]  # no member of the second event was renamed
+
+
+def _places(folder: Path) -> dict[str, str]:
+    """{pair: place label} of an event's published list (resultat.csv)."""
+    import csv
+    import io
+
+    text = (folder / "resultat.csv").read_bytes().decode("utf-8-sig")
+    return {row["par"]: row["plac_label"] for row in csv.DictReader(io.StringIO(text), delimiter=";")}
+
+
+def test_a_correction_rewrites_its_event_page_also_after_a_run_killed_after_its_commit(office):
+    """A night renders the pages of the events whose rows are new (not every event of the
+    month): a corrected list (pairs 1 and 2 change places) rewrites its page and leaves the other
+    event of the month alone, also when the run that posted the correction was killed after its
+    commit, before publishing (the next run publishes what it posted)."""
+    import os
+    import subprocess
+    import sys
+
+    from pipelines.core import run as nightly
+
+    register(office)
+    post_event(office, "bk-lavec", "2024-10-01-a", 8, datum="2024-10-01")
+    post_event(office, "bk-lavec", "2024-10-08-b", 8, datum="2024-10-08", start=100)
+    assert office.run().exit_code == 0
+    site = office.state / "publications" / ORG / "bk-lavec"
+    first, second = site / "2024-10-01-a", site / "2024-10-08-b"
+    assert _places(first)["1"] == "1" and _places(first)["2"] == "2"
+    untouched = second.stat().st_ino
+
+    corrected = ["2", "1", "3", "4", "5", "6", "7", "8"]
+    post_event(office, "bk-lavec", "2024-10-01-a", 8, places=corrected, datum="2024-10-01")
+    killed = subprocess.run(
+        [sys.executable, "-m", "pipelines.cli", "run", "--inbox", str(office.inbox), "--state", str(office.state),
+         "--as-of", "2026-12-02", "--data-dir", str(office.data_dir())],
+        capture_output=True, text=True, env={**os.environ, nightly.KILL_ENV: "after_manifest"},
+        cwd=Path(__file__).resolve().parents[2])
+    assert killed.returncode == -9
+    assert _places(first)["1"] == "1"  # committed, not yet published
+
+    assert office.run().exit_code == 0  # nothing new in the inbox: the killed run's event is published
+    assert _places(first)["1"] == "2" and _places(first)["2"] == "1"
+    assert second.stat().st_ino == untouched
+    # the club's month page still lists both events
+    month = (site / "månad-2024-10" / "index.html").read_text(encoding="utf-8")
+    assert "2024-10-01-a/index.html" in month and "2024-10-08-b/index.html" in month
