@@ -81,10 +81,13 @@ def _name(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: dict | None = None) -> int:
-    """COMMENT ON every described relation and column of the warehouse; returns the comments set."""
+def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: dict | None = None, relations: set[str] | None = None) -> int:
+    """COMMENT ON every described relation and column of the warehouse (of `relations` only, when
+    given: the ones just made); returns the comments set."""
     d = dictionary or load()
     cols = warehouse_columns(con)
+    if relations is not None:
+        cols = cols[cols["relation"].isin(relations)]
     kinds = dict(con.sql("select view_name, 'view' from duckdb_views() where not internal and schema_name = 'main' "
                          "union all select table_name, 'table' from duckdb_tables() where schema_name = 'main'").fetchall())
     statements = []

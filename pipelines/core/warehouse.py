@@ -10,6 +10,7 @@ folder or machine.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from pipelines.core.dictionary import apply_comments
+from pipelines.core.dictionary import DICTIONARY, apply_comments
 from pipelines.core.sql import connect, sql_text
 from schemas.common import arrow_schema
 from schemas.ledger import AwardLine, EventRecord, QuarantineRecord, RecomputationRecord, SourceRecord
@@ -160,11 +161,38 @@ def define(
     con.register("_runs", runs)
     con.execute("create or replace table runs as select * from _runs")
     con.unregister("_runs")
+    # In the warehouse file a view whose text (and description) is the one it was made from is
+    # left as it is, with its comments: a night replaces only the data tables and what changed.
+    made = _views_made(con) if materialised else {}
+    described = DICTIONARY.read_text(encoding="utf-8") if materialised else ""
+    remade = []
     for view in CORE_VIEWS + system_views:
         relation = view.split("/")[-1]
-        con.execute(f"create or replace view {relation} as {sql_text(view)}")
+        text = sql_text(view)
+        digest = _digest(text, described)
+        if made.get(relation) == digest:
+            continue
+        con.execute(f"create or replace view {relation} as {text}")
+        remade.append((relation, digest))
     if materialised:  # the warehouse file: every relation and column says what it is (dictionary.toml)
-        apply_comments(con)
+        apply_comments(con, relations={r for r, _ in remade} | set(data_tables) | {"runs"})
+        if remade:
+            con.executemany("insert or replace into internal._views_made values (?, ?)", remade)
+
+
+def _digest(view_text: str, dictionary_text: str) -> str:
+    # the view's text and the dictionary that describes it: either changing re-makes the view
+    return hashlib.sha256((view_text + "\x00" + dictionary_text).encode()).hexdigest()
+
+
+def _views_made(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """{view: digest} of the views this warehouse file holds as made by `define` (empty for a new file)."""
+    con.execute("create schema if not exists internal")
+    con.execute("create table if not exists internal._views_made (relation varchar primary key, digest varchar)")
+    held = {name for (name,) in con.execute(
+        "select view_name from duckdb_views() where not internal and schema_name = 'main'").fetchall()}
+    return {relation: digest for relation, digest in con.execute("select relation, digest from internal._views_made").fetchall()
+            if relation in held}
 
 
 def _update_in_place(

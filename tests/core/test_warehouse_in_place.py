@@ -40,3 +40,39 @@ def test_a_reader_holding_the_warehouse_gets_a_new_file_swapped_in(office):
         reader.communicate("\n", timeout=30)
     assert (office.state / "warehouse.duckdb").stat().st_ino != before
     assert len(office.query("select * from awards")) == 8
+
+
+def test_a_night_keeps_the_views_it_would_make_the_same_and_remakes_a_changed_one(office):
+    """The views (and their comments) a night would make again from the same SQL and dictionary are
+    left as they are; one whose recorded source differs (a new release's SQL) is made again, and
+    every view and data table still says what it is (the dictionary's grain as its comment)."""
+    import tomllib
+
+    import duckdb
+
+    from pipelines.core.dictionary import DICTIONARY
+
+    grain = {name: spec["grain"] for name, spec in tomllib.loads(DICTIONARY.read_text(encoding="utf-8"))["relation"].items()}
+    office.post("sofu-mahjong/a.txt", game(3, "A"))
+    office.run()
+    path = str(office.state / "warehouse.duckdb")
+    con = duckdb.connect(path)
+    made = dict(con.execute("select relation, digest from internal._views_made").fetchall())
+    assert {"balances", "awards", "mahjong_leaderboard"} <= set(made)
+    con.execute("update internal._views_made set digest = 'an older release' where relation = 'balances'")
+    con.close()
+    office.post("sofu-mahjong/b.txt", game(4, "E"))
+    office.run()
+    con = duckdb.connect(path, read_only=True)
+    try:
+        again = dict(con.execute("select relation, digest from internal._views_made").fetchall())
+        assert again == made  # balances made again from its source; the others kept
+        comments = dict(con.execute(
+            "select view_name, comment from duckdb_views() where schema_name = 'main' and not internal "
+            "union all select table_name, comment from duckdb_tables() where schema_name = 'main'").fetchall())
+    finally:
+        con.close()
+    for relation, comment in comments.items():
+        if relation in grain:
+            assert comment == grain[relation], relation
+    assert office.query("select cast(sum(points) as varchar) as p from balances")["p"].iloc[0] == "26.00"  # 2 × (7 + 4 + 2 + 0)
