@@ -28,7 +28,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pandas as pd
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from pipelines.bridge.parse_csv import parse_csv
@@ -160,7 +160,10 @@ def mutate_pbn(seed: str, ops) -> list[tuple[str, str]]:
         elif op == "cell" and (i := pick("score")) is not None:
             cells = lines[i][1].split()
             cells[int(a * 7) % len(cells)] = text.replace(" ", "") or "-"
-            lines[i] = ("score", " ".join(cells))
+            # a row that now starts with ';' or '%' (a comment), '[' (a tag) or '{' (a comment
+            # block) is no longer a score row in PBN: as for inserted lines, that edit is not made
+            if cells[0][:1] not in ("[", "%", ";", "{"):
+                lines[i] = ("score", " ".join(cells))
         elif op == "insert" and (i := pick("score")) is not None:
             s = text.strip()
             if s and s[0] not in "[%;{" and "{" not in s:
@@ -170,6 +173,7 @@ def mutate_pbn(seed: str, ops) -> list[tuple[str, str]]:
 
 @FAST
 @given(st.sampled_from(PBN_SEEDS), PBN_OPS)
+@example("2026-11-09-monday-pairs.pbn", [("cell", 0.0, ";")])  # found 2026-12-04: a score row made a comment
 def test_pbn_every_result_line_is_posted_or_quarantined_at_its_number(seed, ops):
     lines = mutate_pbn(seed, ops)
     frames, q = parse_pbn(f"{CLUB}/fuzz.pbn", ("\n".join(ln for _, ln in lines) + "\n").encode("utf-8"))
