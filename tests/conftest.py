@@ -46,14 +46,17 @@ def sample_run(tmp_path_factory) -> SampleRun:
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     root = shared / "sample-run"
+    # the run of this session only (a --basetemp kept from an earlier session holds an older one)
+    session = os.environ.get("PYTEST_XDIST_TESTRUNUID", str(os.getpid()))
     with open(shared / "sample-run.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (root / "done").exists():
+        done = root / "done"
+        if not done.exists() or done.read_text(encoding="utf-8") != session:
             from pipelines.core import run as nightly
             from pipelines.core.settings import DATA_DIR
 
             shutil.rmtree(root, ignore_errors=True)
             shutil.copytree(DATA_DIR / "samples" / "inbox", root / "inbox")
             nightly.run(root / "inbox", root / "var", AS_OF, DATA_DIR)
-            (root / "done").touch()
+            done.write_text(session, encoding="utf-8")
     return SampleRun(root / "inbox", root / "var")
