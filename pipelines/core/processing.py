@@ -286,9 +286,9 @@ def _quarantine_empty_files(system, batch: SystemBatch, sources: list[SourceFile
         seen |= set(counted["source_file"])
     # a file held back while its partner is missing is accounted for by its group's rows (the
     # groups are asked for only when some file has none: a system may parse files to group them)
-    unseen = [s for s in sources if s.source_file not in seen]
     empty = [s.source_file for group in isolation_groups(system, sources)
-             if not {g.source_file for g in group} & seen for s in group] if unseen else []
+             if not {g.source_file for g in group} & seen for s in group] \
+        if any(s.source_file not in seen for s in sources) else []
     if not empty:
         return batch
     expected = getattr(system, "expected_content", None) or DEFAULT_EXPECTED
