@@ -156,6 +156,23 @@ def _drop_phantom_tables(raw: pd.DataFrame, entrants: pd.DataFrame) -> pd.DataFr
     return raw[~(blank & ~(is_listed("ns_pair") & is_listed("ew_pair")))]
 
 
+def _split_pairs(ent_rows: list[dict], pairs: list[int]) -> bool:
+    """The <PAIR> entrants at `pairs`: their PAIR_NUMBER (held in `entrant`) split into the pair,
+    and the direction and section it names where the element gave none; True when any pair has a
+    direction (the event is then ranked by direction)."""
+    if not pairs:
+        return False
+    parts = split_pair_number(pd.Series([ent_rows[i]["entrant"] for i in pairs])).to_dict("records")
+    by_direction = False
+    for i, part in zip(pairs, parts):
+        row = ent_rows[i]
+        row["entrant"] = part["pair"]
+        row["direction"] = row["direction"] or part["direction"]
+        row["section"] = row["section"] or part["section"]
+        by_direction |= bool(row["direction"])
+    return by_direction
+
+
 def _text(el, name: str, default: str = "") -> str:
     if el is None:
         return default
@@ -212,14 +229,13 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                     for p in child:
                         ptag = p.tag.upper()
                         if ptag == "PAIR":
-                            num = _text(p, "PAIR_NUMBER")
-                            sp = split_pair_number(pd.Series([num])).iloc[0]
-                            direction = (_text(p, "DIRECTION").upper().replace("-", "").replace("/", "") or sp["direction"])
-                            if direction:
-                                state["by_direction"] = True
+                            # the pair number's parts (`1 NS`, `(A) 1`) are split for all the pairs
+                            # of the event at once, after the walk (_split_pairs)
                             players = p.findall("PLAYER")
-                            ent_rows.append({"event_id": event_id, "section": section or sp["section"], "direction": direction,
-                                             "entrant": sp["pair"], "entrant_name": "",
+                            pairs.append(len(ent_rows))
+                            ent_rows.append({"event_id": event_id, "section": section, "direction":
+                                             _text(p, "DIRECTION").upper().replace("-", "").replace("/", ""),
+                                             "entrant": _text(p, "PAIR_NUMBER"), "entrant_name": "",
                                              "player_names": "; ".join(_text(x, "PLAYER_NAME") for x in players),
                                              "player_ids": ";".join(_text(x, "NATIONAL_ID_NUMBER") for x in players),
                                              "handicap": _text(p, "HANDICAP"),
@@ -265,12 +281,16 @@ def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame]
                 else:
                     walk(child, session, section, rnd)
 
+        pairs: list[int] = []  # positions in ent_rows of this event's <PAIR> entrants
         try:
             walk(ev, "1", "", "")
         except RecursionError:
+            _split_pairs(ent_rows, pairs)
             q.append((f"EVENT {ev_i}", "the XML nests elements hundreds of levels deep, which no USEBIO file does; "
                       "nothing of this event was read: export the results again"))
             continue
+        if _split_pairs(ent_rows, pairs):
+            state["by_direction"] = True
         if teams:
             movement = "teams"
         elif state["by_direction"] or winner == "2":
