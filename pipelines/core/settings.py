@@ -111,12 +111,27 @@ class OrganisationSettings(BaseModel):
 
 
 def load_organisations(data_dir: Path = DATA_DIR, enabled: list[str] | None = None) -> pd.DataFrame:
-    """Every data/organisations/*.toml, validated; indexed by organisation id."""
-    from pipelines.core.config import read_settings
-
+    """Every data/organisations/*.toml, validated; indexed by organisation id. Read and
+    validated once per content of the folder (a run, and a process running many, asks often)."""
     if not (data_dir / "organisations").is_dir():
         raise SettingsError(f"{data_dir}: not a data directory (expected an organisations/ folder with one "
                             "<organisation>.toml per organisation; `pointledger init` writes one)")
+    validated = cached_by_content("organisations", (data_dir / "organisations",),
+                                  lambda: _read_organisations(data_dir), str(data_dir))
+    if enabled is None:
+        return validated
+    from pipelines.core.config import nearest
+
+    unknown = [o for o in enabled if o not in validated.index]
+    if unknown:
+        raise SettingsError("organisations enabled in the configuration but not in " + str(data_dir / "organisations")
+                            + ": " + ", ".join(f"{o!r}{nearest(o, list(validated.index))}" for o in unknown))
+    return validated.loc[list(dict.fromkeys(enabled))]
+
+
+def _read_organisations(data_dir: Path) -> pd.DataFrame:
+    from pipelines.core.config import read_settings
+
     rows = []
     for path in sorted((data_dir / "organisations").glob("*.toml")):
         settings = read_settings(path, OrganisationSettings).model_dump(exclude_none=True)
@@ -141,16 +156,7 @@ def load_organisations(data_dir: Path = DATA_DIR, enabled: list[str] | None = No
         validated = Organisation.validate(frame, lazy=True)
     except Exception as error:  # pandera SchemaErrors: report every problem at once
         raise SettingsError(f"organisation settings under {data_dir / 'organisations'} are invalid:\n{error}") from error
-    validated = validated.set_index("organisation", drop=False)
-    if enabled is None:
-        return validated
-    from pipelines.core.config import nearest
-
-    unknown = [o for o in enabled if o not in validated.index]
-    if unknown:
-        raise SettingsError("organisations enabled in the configuration but not in " + str(data_dir / "organisations")
-                            + ": " + ", ".join(f"{o!r}{nearest(o, list(validated.index))}" for o in unknown))
-    return validated.loc[list(dict.fromkeys(enabled))]
+    return validated.set_index("organisation", drop=False)
 
 
 def files_stamp(*paths: Path | str) -> tuple:
