@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -63,16 +64,32 @@ def render_month(month: str, pins: pd.DataFrame, reversals: pd.DataFrame, titles
     versions = ", ".join(sorted(set(pins["rule_version"]) | set(reversals["rule_version"])))
     html = _TEMPLATES.get_template("pins.html.j2").render(month=month, clubs=sections, organisation_name=organisation_name,
                                                          rule_versions=versions, as_of=as_of)
+    return {"index.html": html, "nålar.csv": month_csv(month, pins)}
+
+
+def month_csv(month: str, pins: pd.DataFrame) -> str:
+    """The month's pins as CSV (the same rows as its page's promotions)."""
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     w.writerows([month, r.club, spreadsheet_safe(r.club_name), r.member, spreadsheet_safe(r.name), r.level, r.title,
                  r.reached_on, r.run_id] for r in pins.itertuples())
-    return {"index.html": html, "nålar.csv": buf.getvalue()}
+    return buf.getvalue()
+
+
+_MADE_ON = re.compile(r"listan gjord (\d{4}-\d{2}-\d{2})")
+
+
+def made_on(folder: Path) -> str | None:
+    """The date a month's published list says it was made on (None: no list, or not ours)."""
+    page = folder / "index.html"
+    found = _MADE_ON.search(page.read_text(encoding="utf-8")) if page.is_file() else None
+    return found.group(1) if found else None
 
 
 def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, as_of: str) -> list[Path]:
-    """Every month's pins list (small: a few rows a month); a month with none left is removed."""
+    """Every month's pins list; a month with none left is removed. A month's list says the date it
+    was made on (`as_of` of the night its rows last changed)."""
     organisation = org["organisation"]
     pins = pin_rows(fetch(con, "select * from se_promotions where organisation = ?", [organisation]))
     reversals = reversal_rows(fetch(con, "select * from se_level_reversals where organisation = ?", [organisation]))
@@ -81,12 +98,18 @@ def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, 
     months = sorted(set(pins["month"]) | set(reversals["month"]))
     root = out_dir / FOLDER
     written = []
+    # plain Python values: the months' rows are iterated row by row to build their pages
+    pins, reversals = pins.astype(object), reversals.astype(object)
     for month in months:
-        files = render_month(month, pins[pins["month"] == month], reversals[reversals["month"] == month], titles,
-                             str(org.get("display_name", organisation)), as_of)
-        if folder_holds(root / month, files):
-            continue  # unchanged: a night that changes nothing rewrites nothing
-        replace_folder(root / month, files)
+        mine, lost = pins[pins["month"] == month], reversals[reversals["month"] == month]
+        # a list keeps the date it was made on while its rows stand as they are: a night that
+        # changes nothing in a month rewrites nothing of it (its workbook is the costly part);
+        # the CSV (the pins) is compared first, the page (pins and reversals) only when it holds
+        made = made_on(root / month)
+        if (made is not None and folder_holds(root / month, {"nålar.csv": month_csv(month, mine)})
+                and folder_holds(root / month, render_month(month, mine, lost, titles, str(org.get("display_name", organisation)), made))):
+            continue
+        replace_folder(root / month, render_month(month, mine, lost, titles, str(org.get("display_name", organisation)), as_of))
         written.append(root / month)
     if root.is_dir():
         for stale in root.iterdir():

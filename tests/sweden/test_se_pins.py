@@ -51,3 +51,32 @@ def test_nightly_run_publishes_the_months_pins(office):
         ["2026-11", "10001", "BK Lavec", "200000", "Spelare 000 Åström", "klöver"],
         ["2026-11", "10002", "Sundsvalls BK", "200001", "Spelare 001 Åström", "klöver"]]
     assert "Spelare 000 Åström" in (folder / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_months_list_keeps_the_date_it_was_made_until_its_rows_change(office):
+    """A promotion is dated by the night that finds it. A night that adds a November promotion
+    makes November's list again, dated that night; a night that adds nothing to November leaves
+    its list as it was made (its page and its workbook: the same files)."""
+    register(office)
+    # A2 row 100: the winners (200000, 200001) get 200 bp = 2 mp each: Klöver, found on 2026-11-21
+    post_event(office, "bk-lavec", "2026-11-20-stor", 100, nivå="brons", brickor="24", datum="2026-11-20")
+    office.run(date(2026, 11, 21))
+    folder = office.state / "publications" / ORG / "nålar" / "2026-11"
+    page = folder / "index.html"
+    assert "listan gjord 2026-11-21" in page.read_text(encoding="utf-8")
+
+    # two more members (200300, 200301: 1st of another 100 pairs) reach Klöver on 2026-11-25
+    post_event(office, "bk-lavec", "2026-11-24-sen", 100, nivå="brons", brickor="24", datum="2026-11-24", start=300)
+    office.run(date(2026, 11, 25))
+    made = page.read_bytes()
+    assert "listan gjord 2026-11-25" in made.decode("utf-8") and "listan gjord 2026-11-21" not in made.decode("utf-8")
+    members = [line.split(";")[3] for line in (folder / "nålar.csv").read_text(encoding="utf-8-sig").splitlines()[1:]]
+    assert {"200000", "200001", "200300", "200301"} <= set(members)
+    stamps = {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.iterdir()}
+    assert {"index.html", "nålar.csv", "nålar.xlsx"} <= set(stamps)
+
+    # December: a small event; nothing of November changes
+    post_event(office, "bk-lavec", "2026-12-04-liten", 4, nivå="brons", brickor="24", datum="2026-12-04", start=500)
+    office.run(date(2026, 12, 5))
+    assert page.read_bytes() == made
+    assert {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.iterdir()} == stamps
