@@ -72,10 +72,22 @@ def remove_withdrawn_events(out_dir: Path, organisation: str, ever, current: set
     """Remove the publication of each event that was once published (`ever`: rows with event_id
     and event_date) but no longer stands (not in `current`: its list was corrected away or fully
     quarantined), in the months this run touched, as a fresh run would not have it."""
-    for r in ever.itertuples():
-        target = event_folder(out_dir, organisation, r.event_id)
-        if r.event_id not in current and str(r.event_date)[:7] in affected_months and (target / "index.html").exists():
+    event_ids = ever["event_id"].astype(str)
+    gone = ever[~event_ids.isin(current) & ever["event_date"].astype(str).str[:7].isin(affected_months)]
+    for event_id in gone["event_id"].astype(str):
+        target = event_folder(out_dir, organisation, event_id)
+        if (target / "index.html").exists():
             shutil.rmtree(target)
+
+
+def existing_names(folder: Path) -> set[str]:
+    """The names in `folder` (empty when it is missing): one listing where a night would ask
+    about each of thousands of pages."""
+    try:
+        with os.scandir(folder) as entries:
+            return {entry.name for entry in entries}
+    except FileNotFoundError:
+        return set()
 
 
 def spreadsheet_safe(text: str) -> str:

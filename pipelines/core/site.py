@@ -36,7 +36,7 @@ from pipelines.core import pager
 from pipelines.core import charts, corrections
 from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.names import other_spellings, read_aliases
-from pipelines.core.publishing import replace_folder
+from pipelines.core.publishing import existing_names, replace_folder
 from pipelines.core.sql import fetch
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
@@ -492,15 +492,34 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     written = [p for p in [charts.ensure_library(out_dir)] if p is not None]
     index = _load_index(page_index)
     pages = published_pages(out_dir, index)
-    due = [p for p in players if every_page or p in touched_players or p in always or not (folder / f"{slugs[p]}.html").is_file()]
+    held = existing_names(folder)  # the pages written so far: one listing, not a look per player
+    due = [p for p in players if every_page or p in touched_players or f"{slugs[p]}.html" not in held]
+    # `always` pages whose own lines did not move tonight: only their notes can have (the Swedish
+    # ranking position), so the notes are put into the page as it stands (refresh_notes), not the
+    # whole page rendered again from its lines; a page not as expected is rendered whole
+    rendered = set(due)
+    moving = [p for p in players if p in always and p not in rendered]
     earlier = earlier[earlier["player_id"].isin(slugs)]
     earlier = earlier.assign(page=[season_page_name(slugs[p], s) for p, s in zip(earlier["player_id"], earlier["season"])])
-    season_due = earlier.loc[np.array([every_page or (p, s) in touched_pairs or not (folder / name).is_file()
+    season_due = earlier.loc[np.array([every_page or (p, s) in touched_pairs or name not in held
                                        for p, s, name in zip(earlier["player_id"], earlier["season"], earlier["page"])], dtype=bool)]
     season_href = {(p, s): name for p, s, name in zip(earlier["player_id"], earlier["season"], earlier["page"])}
+    notes = notes_for(set(due) | set(moving)) if notes_for is not None and (due or moving) else {}
+    notes_block = _TEMPLATES.get_template("player_lines.html.j2").module.notes_block
+    for player in moving:
+        path = folder / f"{slugs[player]}.html"
+        held = path.read_text(encoding="utf-8")
+        page = refresh_notes(held, str(notes_block(text, notes.get(player, []))), text)
+        if page is None:
+            due.append(player)
+        elif page != held:
+            _replace_text(path, page)
+            written.append(path)
     due_set = set(due)
-    notes = notes_for(due_set) if notes_for is not None and due else {}
-    balances_by_player = dict(tuple(balances.groupby(balances["player_id"].astype(str), sort=False)))
+    # the balances of the pages rendered tonight only (a federation has tens of thousands of players)
+    player_of_balance = balances["player_id"].astype(str)
+    shown = player_of_balance.isin(due_set | set(season_due["player_id"].astype(str)))
+    balances_by_player = dict(tuple(balances[shown].groupby(player_of_balance[shown], sort=False)))
     # the lines of the pages due tonight only (the latest season of each player due, and each
     # earlier season due), fetched a batch of players at a time; every per-line column computed
     # column-wise for the batch (one map of the events' pages, one window sum of the running
@@ -685,15 +704,33 @@ def _save_index(path: Path | None, index: dict | None) -> None:
     os.replace(tmp, path)
 
 
+_NOTES = re.compile(r'(<p class="stamp">[^\n]*</p>\n)(.*?)(<h2>{balances}</h2>)', re.S)
+
+
+def refresh_notes(page: str, notes_html: str, text: dict[str, str]) -> str | None:
+    """A player page (player.html.j2) with its notes block (player_lines.html.j2's notes_block,
+    between the stamp and the balances) replaced by `notes_html`; None when the page does not have
+    the expected shape (an older release's page): it is rendered whole."""
+    pattern = re.compile(_NOTES.pattern.format(balances=re.escape(str(Markup.escape(text["balances"])))), re.S)
+    found = pattern.search(page)
+    if found is None:
+        return None
+    return page[:found.start(2)] + notes_html + page[found.end(2):]
+
+
 def _write_if_changed(path: Path, text: str) -> bool:
     """A night that changes nothing publishes nothing (the run reports what it wrote)."""
     if path.is_file() and path.read_text(encoding="utf-8") == text:
         return False
+    _replace_text(path, text)
+    return True
+
+
+def _replace_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp")  # a run killed while writing leaves the old page whole
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-    return True
 
 
 def publish_site_index(publications: Path, organisations: pd.DataFrame, data_dir: Path) -> Path | None:

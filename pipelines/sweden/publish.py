@@ -19,7 +19,8 @@ import pandas as pd
 import pyarrow as pa
 from pipelines.core.templating import template_env
 
-from pipelines.core.publishing import folder_holds, markdown_safe, remove_withdrawn_events, replace_folder, spreadsheet_safe
+from pipelines.core.publishing import (existing_names, folder_holds, markdown_safe, remove_withdrawn_events, replace_folder,
+                                        spreadsheet_safe)
 from pipelines.core.sql import fetch
 
 _TEMPLATES = template_env(Path(__file__).parent / "templates")
@@ -100,8 +101,15 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
                             "and run_id in (select unnest(?::varchar[]))", [organisation, sorted(runs)])
         in_month &= standing["event_id"].isin(set(posted["event_id"].astype(str)))
     in_month = (in_month | every_event).groupby(standing["event_id"]).any()
-    missing = [e for e in in_month.index[~in_month.to_numpy()]
-               if not (out_dir / (e[len(organisation) + 1:] if e.startswith(organisation + "/") else e)).exists()]
+    # a page missing: one listing of each club's folder, not one look per event of the history
+    listings: dict[str, set[str]] = {}
+    missing = []
+    for e in in_month.index[~in_month.to_numpy()]:
+        parent, _, name = (e[len(organisation) + 1:] if e.startswith(organisation + "/") else e).rpartition("/")
+        if parent not in listings:
+            listings[parent] = existing_names(out_dir / parent)
+        if name not in listings[parent]:
+            missing.append(e)
     due = pa.table({"event_id": pa.array(list(in_month.index[in_month.to_numpy()]) + missing, type=pa.string())})
     con.register("se_events_due", due)
     try:

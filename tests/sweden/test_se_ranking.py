@@ -245,3 +245,36 @@ def test_a_part_time_barometer_player_ranks_on_the_part_played(office):
     assert "200004 played 5/14 of the matches: silver: 30/7 sp × 1 = 30/7 → 5 rp" in rr["rp_basis"][1]
     paid = office.query("select points from awards where player_id = '200004' and event_id like '%baro-silver'")
     assert int(paid["points"][0]) == 5
+
+
+def test_a_position_that_moves_without_own_lines_reads_as_the_page_rendered_whole(office, monkeypatch):
+    """Night 1: the 52-pair gold event ranks 26 members, 200000 first of 26. Night 2 posts a second
+    such event for other members only: 200000's own lines do not move, its position does (first of
+    52, tied with the other winners), and only the notes of its page are put in again. The page
+    then equals, byte for byte, the page rendered whole from the member's lines (the file removed,
+    and the night run again)."""
+    from pipelines.core import site
+    from pipelines.core.site import PLAYERS, player_slug
+
+    spliced = []
+
+    def refresh_notes(page, notes_html, text):
+        out = original(page, notes_html, text)
+        spliced.append(out is not None and "200000" in page)
+        return out
+
+    original = site.refresh_notes
+    monkeypatch.setattr(site, "refresh_notes", refresh_notes)
+    path = office.state / "publications" / ORG / PLAYERS / f"{player_slug('200000')}.html"
+    register(office)
+    post_event(office, "malmo-bk", "guld-a", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2026-11-01")
+    office.run(date(2026, 11, 2))
+    assert "nationell ranking: plats 1 av 26, 78 rp (1 resultat räknas)" in path.read_text(encoding="utf-8")
+    post_event(office, "malmo-bk", "guld-b", 52, nivå="guld", brickor="60", sanktion="FSB-G-2", datum="2026-11-02", start=200)
+    office.run(date(2026, 11, 3))
+    refreshed = path.read_text(encoding="utf-8")
+    assert any(spliced)  # the page's notes were put in, the page not rendered whole
+    assert "nationell ranking: plats 1 av 52, 78 rp (1 resultat räknas)" in refreshed
+    path.unlink()
+    office.run(date(2026, 11, 3))
+    assert path.read_text(encoding="utf-8") == refreshed
