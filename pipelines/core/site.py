@@ -492,8 +492,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     written = [p for p in [charts.ensure_library(out_dir)] if p is not None]
     index = _load_index(page_index)
     pages = published_pages(out_dir, index)
-    held = existing_names(folder)  # the pages written so far: one listing, not a look per player
-    due = [p for p in players if every_page or p in touched_players or f"{slugs[p]}.html" not in held]
+    on_disk = existing_names(folder)  # the pages written so far: one listing, not a look per player
+    due = [p for p in players if every_page or p in touched_players or f"{slugs[p]}.html" not in on_disk]
     # `always` pages whose own lines did not move tonight: only their notes can have (the Swedish
     # ranking position), so the notes are put into the page as it stands (refresh_notes), not the
     # whole page rendered again from its lines; a page not as expected is rendered whole
@@ -501,18 +501,18 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     moving = [p for p in players if p in always and p not in rendered]
     earlier = earlier[earlier["player_id"].isin(slugs)]
     earlier = earlier.assign(page=[season_page_name(slugs[p], s) for p, s in zip(earlier["player_id"], earlier["season"])])
-    season_due = earlier.loc[np.array([every_page or (p, s) in touched_pairs or name not in held
+    season_due = earlier.loc[np.array([every_page or (p, s) in touched_pairs or name not in on_disk
                                        for p, s, name in zip(earlier["player_id"], earlier["season"], earlier["page"])], dtype=bool)]
     season_href = {(p, s): name for p, s, name in zip(earlier["player_id"], earlier["season"], earlier["page"])}
     notes = notes_for(set(due) | set(moving)) if notes_for is not None and (due or moving) else {}
     notes_block = _TEMPLATES.get_template("player_lines.html.j2").module.notes_block
     for player in moving:
         path = folder / f"{slugs[player]}.html"
-        held = path.read_text(encoding="utf-8")
-        page = refresh_notes(held, str(notes_block(text, notes.get(player, []))), text)
+        as_written = path.read_text(encoding="utf-8")
+        page = refresh_notes(as_written, str(notes_block(text, notes.get(player, []))), text)
         if page is None:
             due.append(player)
-        elif page != held:
+        elif page != as_written:
             _replace_text(path, page)
             written.append(path)
     due_set = set(due)
@@ -704,15 +704,18 @@ def _save_index(path: Path | None, index: dict | None) -> None:
     os.replace(tmp, path)
 
 
-_NOTES = re.compile(r'(<p class="stamp">[^\n]*</p>\n)(.*?)(<h2>{balances}</h2>)', re.S)
+@cache
+def _notes_pattern(balances_heading: str) -> re.Pattern:
+    # the notes block sits between the stamp line and the balances heading (player.html.j2)
+    return re.compile(r'(<p class="stamp">[^\n]*</p>\n)(.*?)(<h2>' + re.escape(str(Markup.escape(balances_heading))) + '</h2>)',
+                      re.S)
 
 
 def refresh_notes(page: str, notes_html: str, text: dict[str, str]) -> str | None:
     """A player page (player.html.j2) with its notes block (player_lines.html.j2's notes_block,
     between the stamp and the balances) replaced by `notes_html`; None when the page does not have
     the expected shape (an older release's page): it is rendered whole."""
-    pattern = re.compile(_NOTES.pattern.format(balances=re.escape(str(Markup.escape(text["balances"])))), re.S)
-    found = pattern.search(page)
+    found = _notes_pattern(text["balances"]).search(page)
     if found is None:
         return None
     return page[:found.start(2)] + notes_html + page[found.end(2):]
