@@ -82,11 +82,14 @@ def _home_clubs(con) -> dict:
 
 
 def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_months: set[str], out_dir: Path,
-                   every_event: bool = False, runs: frozenset | None = None) -> list[Path]:
+                   every_event: bool = False, runs: frozenset | None = None, scoped=None) -> list[Path]:
     """The result page of each event this run posted (`runs`: the runs whose rows are new
     tonight; without it, every event of the months this run touched), of every event with
     `every_event` (a new member register), and of any other whose page is missing, written only
-    where its text changed; the club month pages of the touched months."""
+    where its text changed; the club month pages of the touched months. With `scoped` (a factory
+    of warehouses limited to some months: RunContext.scoped), the rows of tonight's pages are read
+    from their months only: `se_results` names the members of every row it reads, and a
+    federation's history has millions."""
     organisation = org["organisation"]
     # members and names are lists in the warehouse: the page lists the names, the export writes the
     # numbers as the clubs' files do (space-separated)
@@ -110,14 +113,29 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
             listings[parent] = existing_names(out_dir / parent)
         if name not in listings[parent]:
             missing.append(e)
-    due = pa.table({"event_id": pa.array(list(in_month.index[in_month.to_numpy()]) + missing, type=pa.string())})
-    con.register("se_events_due", due)
+    due_ids = list(in_month.index[in_month.to_numpy()]) + missing
+    due = pa.table({"event_id": pa.array(due_ids, type=pa.string())})
+    due_months = set(standing.loc[standing["event_id"].isin(due_ids), "event_date"].astype(str).str[:7])
+    source = scoped(organisation, due_months | set(affected_months)) if scoped is not None and not every_event else con
     try:
-        rows = fetch(con, "select * replace (array_to_string(members, ' ') as members), members[1] as first_member "
-                          "from se_results where organisation = ? and event_id in (select event_id from se_events_due) "
-                          "order by event_id, competition, place", [organisation])
+        return _render_events(con, source, org, affected_months, out_dir, standing, due)
     finally:
-        con.unregister("se_events_due")
+        if source is not con:
+            source.close()
+
+
+def _render_events(con, source, org: pd.Series, affected_months: set[str], out_dir: Path, standing: pd.DataFrame,
+                   due: pa.Table) -> list[Path]:
+    """publish_events' pages: the rows of the `due` events and of the touched months' club month
+    pages read from `source` (the warehouse `con`, or one limited to their months)."""
+    organisation = org["organisation"]
+    source.register("se_events_due", due)
+    try:
+        rows = fetch(source, "select * replace (array_to_string(members, ' ') as members), members[1] as first_member "
+                             "from se_results where organisation = ? and event_id in (select event_id from se_events_due) "
+                             "order by event_id, competition, place", [organisation])
+    finally:
+        source.unregister("se_events_due")
     home = _home_clubs(con)
     written = []
     if len(rows):
@@ -143,15 +161,15 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
         if month in affected_months and folder.is_dir():
             shutil.rmtree(folder)
     # a club's month page lists every event of the club in the month: one row per event, summed in SQL
-    summary = fetch(con, "select event_id, event_date, event_name, level, form, club, club_name, count(*) as entrants, "
+    summary = fetch(source, "select event_id, event_date, event_name, level, form, club, club_name, count(*) as entrants, "
                          "sum(bp) as bp, sum(sp) as sp, sum(gp) as gp from se_results where organisation = ? "
                          "and strftime(event_date, '%Y-%m') in (select unnest(?::varchar[])) "
                          "group by all order by event_id", [organisation, sorted(affected_months)])
     if len(summary):
         summary = summary.assign(month=summary["event_date"].astype(str).str[:7],
                                  slug=summary["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))
-        fees = fetch(con, "select * from se_club_fees where organisation = ? "
-                              "order by club, month, level, form", [organisation])
+        fees = fetch(source, "select * from se_club_fees where organisation = ? and month in (select unnest(?::varchar[])) "
+                             "order by club, month, level, form", [organisation, sorted(affected_months)])
         for (slug, month), g in summary.groupby(["slug", "month"]):
             club_name = str(g["club_name"].iloc[0] or slug)
             lines = [f"# {markdown_safe(club_name)} – {month}", "",

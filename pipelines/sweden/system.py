@@ -177,7 +177,7 @@ class SwedenSystem:
         # rendered again that night, and written where its text changed; otherwise the pages of the
         # events whose rows are new tonight (an event's page shows only its own rows)
         return (publish_events(con, org, affected_months, out_dir, every_event=self.names_changed(con, org),
-                               runs=ctx.publishing_runs or None)
+                               runs=ctx.publishing_runs or None, scoped=ctx.scoped)
                 + SB.publish_series(con, org, out_dir)
                 + publish_pins(con, org, out_dir, str(ctx.as_of)) + publish_ranking(con, org, out_dir))
 
