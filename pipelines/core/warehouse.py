@@ -264,7 +264,10 @@ def build(
         shutil.copyfile(rows_db, tmp)
     con = connect(tmp)
     try:
+        # one transaction: in autocommit every view and comment would be a commit of its own
+        con.execute("begin transaction")
         define(con, lake_files, data_tables, system_views, runs, materialised=rows_db is not None)
+        con.execute("commit")
         con.execute("checkpoint")
     finally:
         con.close()

@@ -118,8 +118,9 @@ MALFORMED_LINES = {  # line → a phrase its reason must contain
 
 
 def backgammon_data(root: Path, extra_clubs: dict[str, str] | None = None) -> Path:
-    """A data folder with the repository's rule tables and only backgammon clubs."""
-    data = root / "data"
+    """A data folder with the repository's rule tables and only backgammon clubs (beside the
+    office's own copy of data/, which holds every organisation)."""
+    data = root / "backgammon-data"
     (data / "organisations").mkdir(parents=True, exist_ok=True)
     (data / "rules").mkdir(exist_ok=True)
     if not (data / "rules" / "backgammon").exists():

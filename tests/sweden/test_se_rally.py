@@ -106,40 +106,56 @@ def test_above_200_pairs_three_places_in_the_same_night(office):
     assert _bonus(office, "storrallyt") == {"200010": 3, "200020": 2, "200030": 1}
 
 
-@pytest.mark.parametrize("case, expected", [
-    ("five", "a rally must comprise at least 6 silver events, found 5"),
-    ("april", "rally-april is an April or October silver event, which a rally may not comprise"),
-    ("missing", "bk-lavec/inte-spelad has no posted result list (yet): send this rally file again once it is posted"),
-    ("district", "is of club 10004 in district 'Skåne', not 'Stockholm'"),
-    ("bronze", "rally-brons is a brons event; a rally comprises silver events"),
-    ("order", "plac_3: expected plac_2 next"),
-    ("nothing", "distrikt: expected the district that runs the rally"),
-])
-def test_rally_files_that_cannot_be_used_are_quarantined(office, case, expected):
+RALLY_FAULTS = {
+    "five": "a rally must comprise at least 6 silver events, found 5",
+    "april": "rally-april is an April or October silver event, which a rally may not comprise",
+    "missing": "bk-lavec/inte-spelad has no posted result list (yet): send this rally file again once it is posted",
+    "district": "is of club 10004 in district 'Skåne', not 'Stockholm'",
+    "bronze": "rally-brons is a brons event; a rally comprises silver events",
+    "order": "plac_3: expected plac_2 next",
+    "nothing": "distrikt: expected the district that runs the rally",
+}
+
+
+@pytest.fixture(scope="module")
+def faulty_rallies(tmp_path_factory):
+    """One office, two nights: the silver events (and an April, a Skåne and a bronze one), then a
+    rally file per fault, each quarantined on its own. One office for all the faults: a rally file
+    reads only the events it names, so the faults cannot meet."""
+    from office import Office
+
+    office = Office(tmp_path_factory.mktemp("rally-faults"))
     register(office)
     events = _silver_events(office, [16] * 6)
-    if case == "april":
-        post_event(office, "bk-lavec", "rally-april", 16, datum="2025-04-12", ranking="april-oktober-silver", **SILVER)
-        events = events[:5] + ["bk-lavec/rally-april"]
-    if case == "district":
-        events = events[:5] + _silver_events(office, [16], club="malmo-bk", prefix="skane")
-    if case == "bronze":
-        post_event(office, "bk-lavec", "rally-brons", 16, datum="2025-04-12", nivå="brons")
-        events = events[:5] + ["bk-lavec/rally-brons"]
+    post_event(office, "bk-lavec", "rally-april", 16, datum="2025-04-12", ranking="april-oktober-silver", **SILVER)
+    skane = _silver_events(office, [16], club="malmo-bk", prefix="skane")
+    post_event(office, "bk-lavec", "rally-brons", 16, datum="2025-04-12", nivå="brons")
     office.run()
-    assert _quarantine(office) == []
-    places = {"plac_1": "200000"}
-    if case == "five":
-        events = events[:5]
-    if case == "missing":
-        events = events + ["bk-lavec/inte-spelad"]
-    if case == "order":
-        places = {"plac_1": "200000", "plac_3": "200001"}
-    _rally(office, "rallyt", events, district="" if case == "nothing" else "Stockholm", **places)
+    first_night = _quarantine(office)
+    named = {
+        "five": (events[:5], {}),
+        "april": (events[:5] + ["bk-lavec/rally-april"], {}),
+        "missing": (events + ["bk-lavec/inte-spelad"], {}),
+        "district": (events[:5] + skane, {}),
+        "bronze": (events[:5] + ["bk-lavec/rally-brons"], {}),
+        "order": (events, {"plac_3": "200001"}),
+        "nothing": (events, {"distrikt": ""}),
+    }
+    for case, (listed, changes) in named.items():
+        places = {"plac_1": "200000", **{k: v for k, v in changes.items() if k != "distrikt"}}
+        _rally(office, f"rallyt-{case}", listed, district=changes.get("distrikt", "Stockholm"), **places)
     office.run()
-    reasons = " | ".join(_quarantine(office))
-    assert expected in reasons
-    assert _bonus(office, "rallyt") == {}
+    return office, first_night
+
+
+@pytest.mark.parametrize("case", list(RALLY_FAULTS))
+def test_rally_files_that_cannot_be_used_are_quarantined(faulty_rallies, case):
+    office, first_night = faulty_rallies
+    assert first_night == []
+    reasons = " | ".join(office.query("select reason from quarantine where source_file = ?",
+                                      [f"{ORG}/stockholm/rallyt-{case}.rally.txt"])["reason"])
+    assert RALLY_FAULTS[case] in reasons
+    assert _bonus(office, f"rallyt-{case}") == {}
 
 
 def test_an_unknown_member_is_quarantined_and_the_others_get_their_bonus(office):
