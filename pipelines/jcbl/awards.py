@@ -7,8 +7,10 @@ module only knows the three formula shapes (placing, session_score, winning_vp).
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
@@ -61,8 +63,16 @@ def _dec(v) -> Decimal | None:
 
 
 def quarantine_frame(rows: list[tuple[str, str, str]] | None = None) -> pd.DataFrame:
-    df = pd.DataFrame(rows or [], columns=QUARANTINE_COLUMNS, dtype=object)
-    return S.Quarantine.validate(df.astype(str) if len(df) else df.astype({c: str for c in QUARANTINE_COLUMNS}))
+    if not rows:
+        return _no_quarantine().copy()  # most files have no problem: the empty frame is validated once
+    df = pd.DataFrame(rows, columns=QUARANTINE_COLUMNS, dtype=object)
+    return S.Quarantine.validate(df.astype(str))
+
+
+@functools.cache
+def _no_quarantine() -> pd.DataFrame:
+    df = pd.DataFrame([], columns=QUARANTINE_COLUMNS, dtype=object)
+    return S.Quarantine.validate(df.astype({c: str for c in QUARANTINE_COLUMNS}))
 
 
 def field_cut(field_size: int, cut_fraction: Decimal) -> int:
@@ -168,20 +178,43 @@ def check_event(event, standings: pd.DataFrame, holdings: pd.DataFrame | None, r
     the settings each award component needs are given, every entrant has the numbers its
     components need, flights and strats have coefficients, the field fits the ratio list.
     """
+    return checked_event(event, standings, rules).problems
+
+
+@dataclass(frozen=True)
+class CheckedEvent:
+    """An event and its standings read, validated and checked once (the nightly run checks an
+    event, adds its own checks, then scores the same frames: components_of)."""
+
+    ev: dict
+    strats: pd.DataFrame
+    standings: pd.DataFrame | None  # validated; None when they could not be
+    problems: pd.DataFrame
+
+
+def checked_event(event, standings: pd.DataFrame, rules) -> CheckedEvent:
     ev, strats = _event_frames(event)
+    problems, st = _problems(ev, strats, standings, rules)
+    return CheckedEvent(ev, strats, st, problems)
+
+
+def _problems(ev: dict, strats: pd.DataFrame, standings: pd.DataFrame, rules) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """check_event on an event already read: (its quarantine rows, the standings validated, or
+    None when they could not be). award_components scores those standings, not a second copy."""
     src = ev["source_file"]
     out: list[tuple[str, str, str]] = []
     try:
         rs = rules.for_date(ev["event_date"]) if isinstance(rules, JcblRules) else rules
         kind = rs.kind(ev["kind"])
     except JcblRulesError as e:
-        return quarantine_frame([(src, "kind", str(e))])
+        return quarantine_frame([(src, "kind", str(e))]), None
     comps = rs.components(ev["kind"])
     try:
         st = _normalise_standings(standings, ev)
         st = S.StandingsFrame.validate(st, lazy=True)
     except ValueError as e:  # includes SchemaErrors
-        return quarantine_frame([(src, "standings", f"standings do not match the documented columns: {e}")])
+        return quarantine_frame([(src, "standings", f"standings do not match the documented columns: {e}")]), None
+    validated = st
 
     if pd.notna(kind["class_scale"]):
         cl = ev["class_level"]
@@ -245,7 +278,7 @@ def check_event(event, standings: pd.DataFrame, holdings: pd.DataFrame | None, r
             for row in cst[cst["winning_vp"].isna() & (cst["match_vps"] == "")].itertuples():
                 out.append((row.source_file, row.location, f"expected match VPs (or winning VP) of team {row.entrant}, found nothing"))
     # de-duplicate (several components can report the same row)
-    return quarantine_frame(list(dict.fromkeys(out)))
+    return quarantine_frame(list(dict.fromkeys(out))), validated
 
 
 # --------------------------------------------------------------------------- formulas
@@ -514,14 +547,18 @@ def award_components(event, standings: pd.DataFrame, holdings: pd.DataFrame | No
     """One line per player per award component (placing, session 1, session 2, winning VP ...),
     each rounded on its own. Columns: schemas.jcbl.AwardComponentLines. Raises JcblInputError
     (with ``.quarantine``) when check_event finds problems."""
-    ev, strats = _event_frames(event)
-    problems = check_event(event, standings, holdings, rules)
-    if len(problems):
-        raise JcblInputError(problems)
+    checked = checked_event(event, standings, rules)
+    if len(checked.problems):
+        raise JcblInputError(checked.problems)
+    return components_of(checked, holdings, rules)
+
+
+def components_of(checked: CheckedEvent, holdings: pd.DataFrame | None, rules) -> pd.DataFrame:
+    """award_components of an event checked without problems."""
+    ev, strats, st = checked.ev, checked.strats, checked.standings
     rs = rules.for_date(ev["event_date"]) if isinstance(rules, JcblRules) else rules
     if holdings is not None:
         holdings = S.HoldingsFrame.validate(holdings.assign(masterpoints=holdings["masterpoints"].map(_dec)))
-    st = S.StandingsFrame.validate(_normalise_standings(standings, ev))
     fixed = _fixed_factors(rs, ev)
     parts = []
     for comp in rs.components(ev["kind"]).itertuples():  # a handful of components per kind

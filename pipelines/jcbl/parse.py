@@ -149,6 +149,11 @@ def _decimal(value: str) -> Decimal | None:
 
 
 def _empty_event_frames() -> dict[str, pd.DataFrame]:
+    return {name: frame.copy() for name, frame in _validated_empty_event_frames().items()}
+
+
+@functools.cache
+def _validated_empty_event_frames() -> dict[str, pd.DataFrame]:
     ev = pd.DataFrame(columns=list(S.EventFrame.to_schema().columns))
     st = pd.DataFrame(columns=["event_id", "strat", "position", "strat_limit"])
     return {"event": S.EventFrame.validate(ev.astype({"event_date": "datetime64[ns]", "weekday": bool})),
@@ -267,6 +272,11 @@ def parse_event(source_file: str, data: bytes, organisation: str | None = None, 
 
 
 def _empty_standings() -> pd.DataFrame:
+    return _validated_empty_standings().copy()
+
+
+@functools.cache
+def _validated_empty_standings() -> pd.DataFrame:
     cols = list(S.StandingsFrame.to_schema().columns)
     return S.StandingsFrame.validate(pd.DataFrame(columns=cols).astype({"rank": int}))
 

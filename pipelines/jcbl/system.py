@@ -48,7 +48,7 @@ import pandas as pd
 from pipelines.core import ledger
 from pipelines.core.inbox import IGNORED_PREFIXES
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
-from pipelines.jcbl.awards import aggregate_awards, award_components, check_event, winning_vp
+from pipelines.jcbl.awards import aggregate_awards, checked_event, components_of, winning_vp
 from pipelines.jcbl.parse import MAX_MATCHES, REGISTER_NAME, holdings_as_of, parse_event, parse_members, parse_opening_balances, parse_standings
 from pipelines.jcbl.rules import JcblRules, load_rules
 from pipelines.jcbl.travellers import TRAVELLER_SUFFIXES, is_traveller_file, read_travellers, standings_from_travellers
@@ -553,13 +553,13 @@ class _Batch:
         holdings = None
         if len(event["strats"]):
             holdings = holdings_as_of(self._history_before(when), self.openings, when)
-        problems = check_event(event, st, holdings, self.rules)
-        problems = pd.concat([problems, self._precision(st, unit.standings.source_file), self._vp_bounds(st, ev)],
+        checked = checked_event(event, st, self.rules)
+        problems = pd.concat([checked.problems, self._precision(st, unit.standings.source_file), self._vp_bounds(st, ev)],
                              ignore_index=True)
         if len(problems):
             self._refuse(unit, problems)
             return
-        components = award_components(event, st, holdings, self.rules)
+        components = components_of(checked, holdings, self.rules)
         lines = aggregate_awards(components)
         too_large = lines[lines["points"].map(lambda p: abs(p) >= POINTS_LIMIT).astype(bool)]
         if len(too_large):
