@@ -2,6 +2,7 @@
 scoring costs that file (or the files scored with it), never the other files or organisations."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -32,7 +33,7 @@ TARGETS = {
 SCORERS = {
     "mahjong": ("pipelines.mahjong.system", "_awards"),
     "bridge": ("pipelines.bridge.system", "score_batch"),
-    "jcbl": ("pipelines.jcbl.system", "award_components"),
+    "jcbl": ("pipelines.jcbl.system", "components_of"),
     "backgammon": ("pipelines.backgammon.system", "compute_awards"),
 }
 
@@ -42,6 +43,8 @@ class Injected(RuntimeError):
 
 
 def _mentions(value, target: str) -> bool:
+    if dataclasses.is_dataclass(value):  # JCBL's checked event: its standings
+        return any(_mentions(getattr(value, f.name), target) for f in dataclasses.fields(value))
     if isinstance(value, pd.DataFrame):
         return "source_file" in value.columns and bool((value["source_file"].astype(str) == target).any())
     if isinstance(value, dict):

@@ -155,7 +155,7 @@ def _run_cli(office, env_extra: dict) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("kill_at", ["after_process", "after_stage", "before_manifest"])
 def test_a_run_killed_half_way_leaves_no_trace_and_the_next_completes(office, kill_at):
     office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
-    assert _run_cli(office, {}).returncode == 0
+    assert office.run().exit_code == nightly.EXIT_OK  # in this process: only the killed run needs its own
     before = _snapshot(office.state)
 
     office.post("sofu-mahjong/2026-11-04.txt", GAME_B.replace("2026-11-03", "2026-11-04"))
@@ -168,8 +168,7 @@ def test_a_run_killed_half_way_leaves_no_trace_and_the_next_completes(office, ki
     if kill_at != "before_manifest":
         assert after["lake"] == before["lake"]
 
-    resumed = _run_cli(office, {})
-    assert resumed.returncode == 0, resumed.stderr
+    assert office.run().exit_code == nightly.EXIT_OK
     final = _snapshot(office.state)
     assert len(final["tables"]["awards"]) == 8
     assert not (office.state / "staging").exists()
@@ -231,7 +230,7 @@ def test_putting_back_an_earlier_version_is_a_correction_too(office):
 
 def test_a_run_killed_after_its_commit_has_its_publications_redone_by_the_next(office):
     office.post("sofu-mahjong/2026-10-03.txt", GAME_A.replace("2026-11-03", "2026-10-03"))
-    assert _run_cli(office, {}).returncode == 0
+    assert office.run().exit_code == nightly.EXIT_OK
     page = office.state / "publications" / "sofu-mahjong" / "2026-10" / "index.html"
     assert "<td>A</td>" in page.read_text(encoding="utf-8") and "<td>E</td>" not in page.read_text(encoding="utf-8")
 
@@ -239,7 +238,7 @@ def test_a_run_killed_after_its_commit_has_its_publications_redone_by_the_next(o
     assert _run_cli(office, {nightly.KILL_ENV: "after_manifest"}).returncode == -9
     assert "<td>E</td>" not in page.read_text(encoding="utf-8")  # committed, not yet published
 
-    assert _run_cli(office, {}).returncode == 0  # nothing new in the inbox, but the period is redone
+    assert office.run().exit_code == nightly.EXIT_OK  # nothing new in the inbox, but the period is redone
     assert "<td>E</td>" in page.read_text(encoding="utf-8")
     assert len(office.query("select * from awards")) == 8
 
@@ -340,7 +339,7 @@ def test_a_killed_recompute_leaves_the_state_as_before(office, kill_at):
     makes 2nd place 5, a recompute is killed half-way: nothing changed; the next one posts the
     difference (the 2nd place's 4 reversed, 5 posted)."""
     office.post("sofu-mahjong/2026-09-03.txt", GAME_A.replace("2026-11-03", "2026-09-03"))
-    assert _run_cli(office, {}).returncode == 0
+    assert office.run().exit_code == nightly.EXIT_OK
     placing = office.data / "rules" / "mahjong" / "placing_points.csv"
     placing.write_text(placing.read_text(encoding="utf-8").replace("sofu-league,season-1,2,4\n", "sofu-league,season-1,2,5\n"),
                        encoding="utf-8")
