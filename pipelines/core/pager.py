@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import PurePosixPath
 
 _NAV = re.compile(r'<nav class="pager"[^>]*>.*?</nav>\n?', re.S)
 _BODY = re.compile(r"<body[^>]*>\n?", re.I)
@@ -47,8 +46,10 @@ def neighbours(pages: list[dict], section_titles: dict[str, str] | None = None) 
 
 
 def _relative(from_href: str, to_href: str) -> str:
-    depth = len(PurePosixPath(from_href).parts) - 1
-    return "../" * depth + to_href
+    # hrefs are '/'-joined folders relative to the organisation's folder, without a leading or a
+    # doubled '/' (published_pages): the depth is the count of '/' (no path object per link:
+    # a federation's night links 90,000 pages)
+    return "../" * from_href.count("/") + to_href
 
 
 def _link(page: dict, other: dict) -> dict:
