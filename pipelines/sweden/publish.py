@@ -154,11 +154,13 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
     ever = fetch(con, "select distinct event_id, event_date from internal.lake_se_results where organisation = ?", [organisation])
     remove_withdrawn_events(out_dir, organisation, ever, set(standing["event_id"].astype(str)), affected_months)
     # a monthly page per club (and none for a club month whose every event was withdrawn)
+    # (only the touched months can lose their page: the club months of those, not of the history)
+    ever, standing = (f[f["event_date"].astype(str).str[:7].isin(affected_months)] for f in (ever, standing))
     ever_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(ever["event_id"], ever["event_date"]) if str(e).count("/") >= 2}
     standing_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(standing["event_id"], standing["event_date"]) if str(e).count("/") >= 2}
     for slug, month in ever_months - standing_months:
         folder = out_dir / slug / f"månad-{month}"
-        if month in affected_months and folder.is_dir():
+        if folder.is_dir():
             shutil.rmtree(folder)
     # a club's month page lists every event of the club in the month: one row per event, summed in SQL
     summary = fetch(source, "select event_id, event_date, event_name, level, form, club, club_name, count(*) as entrants, "
