@@ -29,6 +29,15 @@ class Office:
         self.inbox.mkdir()
         shutil.copytree(DATA_DIR, self.data, ignore=shutil.ignore_patterns("samples"))
 
+    @classmethod
+    def copy_of(cls, other: "Office", root: Path) -> "Office":
+        """An office at `root` holding a copy of `other`'s inbox, state and data (as an office
+        restores its folders from a backup: new files, same contents)."""
+        shutil.copytree(other.inbox.parent, root, symlinks=True, dirs_exist_ok=True)
+        office = cls.__new__(cls)
+        office.inbox, office.state, office.data = root / "inbox", root / "var", root / "data"
+        return office
+
     def data_dir(self) -> Path:
         present = {p.name for p in self.inbox.iterdir() if p.is_dir()}
         organisations = self.data / "organisations"
