@@ -479,10 +479,15 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
 
     def scoped(organisation: str, months: set[str]):
         """An in-memory warehouse with the same views over one organisation's files of these
-        months only: what a publication of a period reads, whatever the size of the ledger."""
+        months only: what a publication of a period reads, whatever the size of the ledger.
+        Only the core's relations and the organisation's own system's (its publication reads no
+        other system's)."""
         con = connect()
-        pruned = {table: (model, lake.committed_files(table, organisation, months)) for table, model in models.items()}
-        warehouse.define(con, pruned, tables, system_views, runs)
+        system = get_system(organisations.loc[organisation, "system"])
+        own = {**warehouse.CORE_TABLES, **system.lake_tables}
+        pruned = {table: (model, lake.committed_files(table, organisation, months)) for table, model in own.items()}
+        warehouse.define(con, pruned, tables, [v for v in system_views if v in system.warehouse_sql], runs,
+                         frames_in_place=True)
         return con
 
     ctx.scoped = scoped

@@ -143,11 +143,13 @@ def define(
     system_views: list[str],
     runs: pd.DataFrame,
     materialised: bool = False,
+    frames_in_place: bool = False,
 ) -> None:
     """Create the lake relations, the data tables and every view of sql/warehouse/ in `con`.
     `materialised`: the lake relations are the tables of the row store copied into `con`'s
     database (the warehouse file); otherwise views over the given Parquet files (in-memory
-    scoped connections)."""
+    scoped connections). `frames_in_place`: the data tables are the given frames registered in
+    `con`, not copied (a short-lived in-memory connection)."""
     for table, (model, files) in lake_files.items():
         if materialised:
             con.execute("create schema if not exists internal")
@@ -155,6 +157,9 @@ def define(
         else:
             create_lake_view(con, table, model, files)
     for name, frame in data_tables.items():
+        if frames_in_place:  # a connection that lives as long as the frames reads them where they are
+            con.register(name, frame)
+            continue
         con.register(f"_data_{name}", frame)
         con.execute(f"create or replace table {name} as select * from _data_{name}")
         con.unregister(f"_data_{name}")
