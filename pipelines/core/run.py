@@ -487,7 +487,7 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
         own = {**warehouse.CORE_TABLES, **system.lake_tables}
         pruned = {table: (model, lake.committed_files(table, organisation, months)) for table, model in own.items()}
         warehouse.define(con, pruned, tables, [v for v in system_views if v in system.warehouse_sql], runs,
-                         frames_in_place=True)
+                         scoped=True)
         return con
 
     ctx.scoped = scoped

@@ -44,9 +44,11 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: list[Path]) -> None:
+def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: list[Path], as_table: bool = False) -> None:
     """`internal.lake_<table>`: the given Parquet files, or an empty relation of the right columns
-    (schema `internal`: the analysts' schema `main` holds only what the data dictionary documents)."""
+    (schema `internal`: the analysts' schema `main` holds only what the data dictionary documents).
+    `as_table`: the files' rows are read once into a table (an in-memory warehouse of a few months,
+    which many views and queries read: a view over Parquet is read again by each)."""
     con.execute("create schema if not exists internal")
     if files:
         listing = ", ".join(_quote(str(Path(f).resolve())) for f in files)
@@ -58,7 +60,8 @@ def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: l
         types = dict(con.execute(f"select column_name, column_type from (describe select * from _model_{table})").fetchall())
         con.unregister(f"_model_{table}")
         columns = ", ".join(_quote_name(c) if c in have else f"cast(null as {t}) as {_quote_name(c)}" for c, t in types.items())
-        con.execute(f"create or replace view internal.lake_{table} as select {columns} from {source}")
+        kind = "table" if as_table else "view"
+        con.execute(f"create or replace {kind} internal.lake_{table} as select {columns} from {source}")
     else:
         con.register(f"_empty_{table}", arrow_schema(model).empty_table())
         con.execute(f"create or replace table internal.lake_{table} as select * from _empty_{table}")
@@ -143,21 +146,22 @@ def define(
     system_views: list[str],
     runs: pd.DataFrame,
     materialised: bool = False,
-    frames_in_place: bool = False,
+    scoped: bool = False,
 ) -> None:
     """Create the lake relations, the data tables and every view of sql/warehouse/ in `con`.
     `materialised`: the lake relations are the tables of the row store copied into `con`'s
     database (the warehouse file); otherwise views over the given Parquet files (in-memory
-    scoped connections). `frames_in_place`: the data tables are the given frames registered in
-    `con`, not copied (a short-lived in-memory connection)."""
+    scoped connections). `scoped`: `con` is a short-lived in-memory warehouse of a few months: the
+    lake files' rows are read into tables once, and the data tables are the given frames
+    registered, not copied."""
     for table, (model, files) in lake_files.items():
         if materialised:
             con.execute("create schema if not exists internal")
             con.execute(f'create or replace view internal.lake_{table} as select * exclude (_lake_file) from lake."{table}"')
         else:
-            create_lake_view(con, table, model, files)
+            create_lake_view(con, table, model, files, as_table=scoped)
     for name, frame in data_tables.items():
-        if frames_in_place:  # a connection that lives as long as the frames reads them where they are
+        if scoped:  # a connection that lives as long as the frames reads them where they are
             con.register(name, frame)
             continue
         con.register(f"_data_{name}", frame)
