@@ -8,6 +8,9 @@ above⌉, at least 4, ⌈pairs / 3⌉ places):
 """
 from __future__ import annotations
 
+import pytest
+
+from office import Office
 from se_helpers import MEMBERS, ORG, register
 
 
@@ -34,89 +37,95 @@ def _bp(office, name, n):
     return [int(v) for v in df["p"]][:n]
 
 
-def _quarantine(office):
-    return office.query("select source_file, location, reason from quarantine order by source_file, location")
+def _quarantine(office, *names):
+    """The quarantine rows of these events' files."""
+    files = [f"{ORG}/bk-lavec/{name}.{kind}" for name in names for kind in ("event.txt", "standings.csv")]
+    return office.query("select source_file, location, reason from quarantine where source_file in (select unnest(?)) "
+                        "order by source_file, location", [files])
+
+
+def _awards(office, *names) -> int:
+    return office.query("select count(*) as n from awards where event_id in (select unnest(?))",
+                        [[f"{ORG}/bk-lavec/{name}" for name in names]])["n"][0]
 
 
 EVENT = "nivå: brons\nform: par\nkvällar: 2024-10-01 12, 2024-10-08 12\nnamn: Två tisdagar\n"
+LINE_BY_LINE = {
+    "lang": ("kvällar: 2024-10-01 18, 2024-10-08 12\n", "each evening must have fewer than 18 boards, found 18 on 2024-10-01"),
+    "kort": ("kvällar: 2024-10-01 8, 2024-10-08 8\n", "together must have at least 18 boards, found 8 + 8 = 16"),
+    "ordning": ("kvällar: 2024-10-08 12, 2024-10-01 12\n", "the first evening before the second, found 2024-10-08 then 2024-10-01"),
+    "tre": ("kvällar: 2024-10-01 8, 2024-10-03 8, 2024-10-08 8\n", "expected two evenings as 'YYYY-MM-DD boards, YYYY-MM-DD boards'"),
+    "brickor": ("kvällar: 2024-10-01 12, 2024-10-08 12\nbrickor: 12\n", "12 + 12 = 24 (or leave brickor out), found 12"),
+    "datum": ("kvällar: 2024-10-01 12, 2024-10-08 12\ndatum: 2024-10-01\n", "expected 2024-10-08 (or leave datum out), found 2024-10-01"),
+}
 
 
-def test_two_evenings_of_12_boards_are_one_competition_by_table_a1(office):
+@pytest.fixture(scope="module")
+def night(tmp_path_factory) -> Office:
+    """Every test's events in one office and one nightly run (one club's lists of a season, good and
+    bad): each test reads its own events' lines and quarantine rows."""
+    office = Office(tmp_path_factory.mktemp("evenings"))
     register(office)
     _post(office, "dubbel", EVENT, _list(14))
-    assert office.run().exit_code == 0, _quarantine(office)
-    assert _bp(office, "dubbel", 14) == [28, 19, 13, 9, 6] + [0] * 9
-    ev = office.query("select event_date, boards from se_results where event_id like '%dubbel' limit 1")
+    _post(office, "delad", EVENT + "datum: 2024-10-08\nbrickor: 24\n",
+          _list(14, places=["1", "2=", "2="] + [str(i) for i in range(4, 15)]))
+    _post(office, "saknas", EVENT, _list(14, evening2={5: "-"}))
+    _post(office, "utan-kvallar", EVENT, "plac;par;medlemmar\n" + "".join(f"{i + 1};{i + 1};{MEMBERS[2 * i]} {MEMBERS[2 * i + 1]}\n"
+                                                                          for i in range(14)))
+    _post(office, "glest", EVENT.replace("2024-10-08", "2024-10-29"), _list(14))
+    for name, (lines, _) in LINE_BY_LINE.items():
+        _post(office, name, "nivå: brons\nform: par\n" + lines, _list(14))
+    _post(office, "silver", "nivå: silver\nform: par\nkvällar: 2024-10-01 12, 2024-10-08 12\n", _list(14))
+    _post(office, "en-kort", "datum: 2024-10-01\nnivå: brons\nform: par\nbrickor: 12\n", _list(14))
+    office.run()
+    return office
+
+
+def test_two_evenings_of_12_boards_are_one_competition_by_table_a1(night):
+    assert _quarantine(night, "dubbel").empty
+    assert _bp(night, "dubbel", 14) == [28, 19, 13, 9, 6] + [0] * 9
+    ev = night.query("select event_date, boards from se_results where event_id like '%/dubbel' limit 1")
     assert str(ev["event_date"][0]) == "2024-10-08" and int(ev["boards"][0]) == 24  # dated by the second evening, 12 + 12 boards
 
 
-def test_shared_place_in_a_double_evening(office):
+def test_shared_place_in_a_double_evening(night):
     # places 2= and 2= share A1 row 14's 19 and 13: (19 + 13) / 2 = 16 each
-    register(office)
-    _post(office, "dubbel", EVENT + "datum: 2024-10-08\nbrickor: 24\n",
-          _list(14, places=["1", "2=", "2="] + [str(i) for i in range(4, 15)]))
-    assert office.run().exit_code == 0, _quarantine(office)
-    assert _bp(office, "dubbel", 6) == [28, 16, 16, 9, 6, 0]
+    assert _quarantine(night, "delad").empty
+    assert _bp(night, "delad", 6) == [28, 16, 16, 9, 6, 0]
 
 
-def test_a_pair_missing_on_one_evening_is_not_the_same_pairs(office):
-    register(office)
-    _post(office, "dubbel", EVENT, _list(14, evening2={5: "-"}))
-    office.run()
-    q = _quarantine(office)
-    line = q[(q["source_file"].str.endswith("dubbel.standings.csv")) & (q["location"] == "line 6")]
+def test_a_pair_missing_on_one_evening_is_not_the_same_pairs(night):
+    q = _quarantine(night, "saknas")
+    line = q[(q["source_file"].str.endswith("saknas.standings.csv")) & (q["location"] == "line 6")]
     assert len(line) == 1
     assert "pair 5 has no score on evening 2 (2024-10-08)" in line["reason"].iloc[0] and "same pairs" in line["reason"].iloc[0]
-    assert office.query("select count(*) as n from awards")["n"][0] == 0
+    assert _awards(night, "saknas") == 0
 
 
-def test_evening_columns_are_required(office):
-    register(office)
-    _post(office, "dubbel", EVENT, "plac;par;medlemmar\n" + "".join(f"{i + 1};{i + 1};{MEMBERS[2 * i]} {MEMBERS[2 * i + 1]}\n"
-                                                                   for i in range(14)))
-    office.run()
-    reasons = " | ".join(_quarantine(office)["reason"])
+def test_evening_columns_are_required(night):
+    reasons = " | ".join(_quarantine(night, "utan-kvallar")["reason"])
     assert "needs the columns kväll1 and kväll2" in reasons
 
 
-def test_evenings_not_consecutive(office):
+def test_evenings_not_consecutive(night):
     # 2024-10-01 and 2024-10-29 are 28 days apart: more than double_evening_max_days (14)
-    register(office)
-    _post(office, "dubbel", EVENT.replace("2024-10-08", "2024-10-29"), _list(14))
-    office.run()
-    q = _quarantine(office)
+    q = _quarantine(night, "glest")
     reasons = " | ".join(q["reason"])
     assert "at most 14 days apart, found 2024-10-01 and 2024-10-29 (28 days)" in reasons
-    assert "bk-lavec/dubbel.event.txt line 3" in reasons  # the event file and the kvällar line
+    assert "bk-lavec/glest.event.txt line 3" in reasons  # the event file and the kvällar line
 
 
-def test_event_file_of_two_evenings_is_checked_line_by_line(office):
-    register(office)
-    cases = {
-        "lang": ("kvällar: 2024-10-01 18, 2024-10-08 12\n", "each evening must have fewer than 18 boards, found 18 on 2024-10-01"),
-        "kort": ("kvällar: 2024-10-01 8, 2024-10-08 8\n", "together must have at least 18 boards, found 8 + 8 = 16"),
-        "ordning": ("kvällar: 2024-10-08 12, 2024-10-01 12\n", "the first evening before the second, found 2024-10-08 then 2024-10-01"),
-        "tre": ("kvällar: 2024-10-01 8, 2024-10-03 8, 2024-10-08 8\n", "expected two evenings as 'YYYY-MM-DD boards, YYYY-MM-DD boards'"),
-        "brickor": ("kvällar: 2024-10-01 12, 2024-10-08 12\nbrickor: 12\n", "12 + 12 = 24 (or leave brickor out), found 12"),
-        "datum": ("kvällar: 2024-10-01 12, 2024-10-08 12\ndatum: 2024-10-01\n", "expected 2024-10-08 (or leave datum out), found 2024-10-01"),
-    }
-    for name, (lines, _) in cases.items():
-        _post(office, name, "nivå: brons\nform: par\n" + lines, _list(14))
-    _post(office, "silver", "nivå: silver\nform: par\nkvällar: 2024-10-01 12, 2024-10-08 12\n", _list(14))
-    office.run()
-    q = _quarantine(office)
-    for name, (_, reason) in cases.items():
+def test_event_file_of_two_evenings_is_checked_line_by_line(night):
+    q = _quarantine(night, *LINE_BY_LINE, "silver")
+    for name, (_, reason) in LINE_BY_LINE.items():
         rows = q[q["source_file"].str.endswith(f"/{name}.event.txt")]
         assert any(reason in r for r in rows["reason"]), (name, list(rows["reason"]))
         assert all(loc.startswith("line ") for loc in rows["location"])
     silver = q[q["source_file"].str.endswith("/silver.event.txt")]
     assert any("one bronze pairs competition" in r for r in silver["reason"])
-    assert office.query("select count(*) as n from awards")["n"][0] == 0
+    assert _awards(night, *LINE_BY_LINE, "silver") == 0
 
 
-def test_one_short_evening_alone_points_to_the_double_evening_form(office):
-    register(office)
-    _post(office, "kort", "datum: 2024-10-01\nnivå: brons\nform: par\nbrickor: 12\n", _list(14))
-    office.run()
-    reasons = " | ".join(_quarantine(office)["reason"])
+def test_one_short_evening_alone_points_to_the_double_evening_form(night):
+    reasons = " | ".join(_quarantine(night, "en-kort")["reason"])
     assert "at least 18 boards are needed" in reasons and "kvällar:" in reasons
