@@ -150,9 +150,9 @@ def define(
 ) -> None:
     """Create the lake relations, the data tables and every view of sql/warehouse/ in `con`.
     `materialised`: the lake relations are the tables of the row store copied into `con`'s
-    database (the warehouse file); otherwise views over the given Parquet files (in-memory
-    scoped connections). `scoped`: `con` is a short-lived in-memory warehouse of a few months: the
-    lake files' rows are read into tables once, and the data tables are the given frames
+    database (the warehouse file); otherwise relations over the given Parquet files.
+    `scoped`: `con` is a short-lived in-memory warehouse of a few months (`RunContext.scoped`):
+    the lake files' rows are read into tables once, and the data tables are the given frames
     registered, not copied."""
     for table, (model, files) in lake_files.items():
         if materialised:
