@@ -8,7 +8,7 @@ import importlib.resources
 import json
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
@@ -116,8 +116,11 @@ def load_organisations(data_dir: Path = DATA_DIR, enabled: list[str] | None = No
     if not (data_dir / "organisations").is_dir():
         raise SettingsError(f"{data_dir}: not a data directory (expected an organisations/ folder with one "
                             "<organisation>.toml per organisation; `pointledger init` writes one)")
-    validated = cached_by_content("organisations", (data_dir / "organisations",),
-                                  lambda: _read_organisations(data_dir), str(data_dir))
+    # read and validated once per content, whichever folder holds it (an office's restored copy,
+    # a test's own data folder); each settings file is named by its path in this folder
+    validated = cached_by_content("organisations", (data_dir / "organisations",), lambda: _read_organisations(data_dir))
+    validated = validated.assign(settings_file=[(data_dir / "organisations" / PurePosixPath(f).name).as_posix()
+                                                for f in validated["settings_file"]])
     if enabled is None:
         return validated
     from pipelines.core.config import nearest

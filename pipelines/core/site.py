@@ -48,12 +48,17 @@ FEED_ENTRIES = 50  # the newest entries a feed keeps (readers keep what they hav
 PLAYER_PAGE_BATCH = 100  # player pages built column-wise together: bounds the night's memory
 
 
-@cache
 def _messages(path: Path) -> dict[str, dict[str, str]]:
+    """The catalogue at `path`, read and validated once per content (an office's copy of the
+    bundled one is not validated again; an edited one is read again)."""
+    from pipelines.core.settings import cached_by_content
     from schemas.site import SiteMessage
 
-    table = SiteMessage.validate(pd.read_csv(path, dtype=str, keep_default_na=False))
-    return {lang: dict(zip(table["key"], table[lang])) for lang in ("en", "ja", "sv")}
+    def read() -> dict[str, dict[str, str]]:
+        table = SiteMessage.validate(pd.read_csv(path, dtype=str, keep_default_na=False))
+        return {lang: dict(zip(table["key"], table[lang])) for lang in ("en", "ja", "sv")}
+
+    return cached_by_content("site.messages", (path,), read)
 
 
 def messages(data_dir: Path, language: str) -> dict[str, str]:

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
+from pipelines.core.settings import cached_by_content
 from pipelines.core.text import clip
 from pipelines.sweden import awards as A
 from pipelines.sweden import championships as DM
@@ -89,8 +90,9 @@ def season_label(d, start_month: int) -> str:
 def load_clubs(data_dir: Path, org: pd.Series) -> pd.DataFrame:
     options = json.loads(org.get("options") or "{}")
     path = Path(data_dir) / options.get("club_register", "rules/sweden/clubs.csv")
-    raw = pd.read_csv(path, dtype=str, keep_default_na=False).astype({"members": "int64"})
-    return Clubs.validate(raw)
+    # read and validated once per content of the register (a run asks twice, a process many times)
+    return cached_by_content("sweden.clubs", (path,), lambda: Clubs.validate(
+        pd.read_csv(path, dtype=str, keep_default_na=False).astype({"members": "int64"})))
 
 
 @dataclass

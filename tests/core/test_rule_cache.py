@@ -1,4 +1,4 @@
-"""Rule tables are validated once per content (pipelines.core.settings.cached_by_content): a copy
+"""Rule tables and settings are validated once per content (pipelines.core.settings.cached_by_content): a copy
 of the same tables in another data folder is not validated again, an edited table is."""
 from __future__ import annotations
 
@@ -38,3 +38,17 @@ def test_jcbl_rules_copied_to_another_folder_are_the_same_validated_tables(tmp_p
     versions = (tmp_path / "jcbl" / "versions.csv").read_text(encoding="utf-8")
     (tmp_path / "jcbl" / "versions.csv").write_text(versions + "\n", encoding="utf-8")  # an edit (a blank line)
     assert load_rules(tmp_path / "jcbl") is not load_rules(DATA_DIR / "rules" / "jcbl")
+
+
+def test_the_same_settings_in_two_data_folders_each_name_their_own_files(tmp_path):
+    """Settings are read and validated once per content, but a message about a settings file
+    names the file of the data folder the run uses (an office's restored copy, a second office)."""
+    from pipelines.core.settings import DATA_DIR, load_organisations
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder in (first, second):
+        shutil.copytree(DATA_DIR / "organisations", folder / "organisations")
+    a, b = load_organisations(first), load_organisations(second)
+    assert list(a.index) == list(b.index) and len(a) >= 5
+    assert all(f == (first / "organisations" / f"{o}.toml").as_posix() for o, f in a["settings_file"].items())
+    assert all(f == (second / "organisations" / f"{o}.toml").as_posix() for o, f in b["settings_file"].items())
