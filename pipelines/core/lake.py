@@ -19,7 +19,6 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import duckdb
 import numpy as np
 import pandas as pd
 import pandera.pandas as pa
@@ -28,6 +27,7 @@ import pyarrow.parquet as pq
 
 from pipelines.core.dates import month_keys
 from pipelines.core.settings import StatePaths
+from pipelines.core.sql import scratch
 from schemas.common import arrow_schema, empty_frame
 
 MANIFEST_FORMAT = 1
@@ -119,7 +119,7 @@ class Lake:
         files = self.committed_files(table, organisation, months)
         if not files:
             return empty_frame(model)
-        con = duckdb.connect()
+        con = scratch()
         try:
             query = "select * from read_parquet(?, union_by_name = true, hive_partitioning = false)"
             if where:

@@ -1,12 +1,12 @@
 """Posting award lines: ids, run stamps, and reversals of corrected sources."""
 from __future__ import annotations
 
-import duckdb
 import pyarrow as pa
 from datetime import date
 
 import pandas as pd
 
+from pipelines.core.sql import scratch
 from schemas.common import empty_frame
 from schemas.ledger import AwardLine
 
@@ -18,7 +18,7 @@ _ID_PARTS = ["run_id", "organisation", "source_file", "source_sha256", "event_id
 def _award_ids(drafts: pd.DataFrame) -> pd.Series:
     """md5 of the line's identifying fields (run, file version, event, player, denomination),
     computed set-based in DuckDB (an identifier, not a signature: 96 bits are plenty)."""
-    con = duckdb.connect()
+    con = scratch()
     try:
         con.register("drafts", pa.Table.from_pandas(drafts[_ID_PARTS], preserve_index=False))
         ids = con.sql(

@@ -477,17 +477,17 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
     if note and notes is not None:
         notes.append(note)
 
-    def scoped(organisation: str, months: set[str]):
+    def scoped(organisation: str, months: set[str], reads: set[str] | None = None):
         """An in-memory warehouse with the same views over one organisation's files of these
         months only: what a publication of a period reads, whatever the size of the ledger.
         Only the core's relations and the organisation's own system's (its publication reads no
-        other system's)."""
+        other system's); with `reads`, only the views the publication queries and what they read."""
         con = connect()
         system = get_system(organisations.loc[organisation, "system"])
         own = {**warehouse.CORE_TABLES, **system.lake_tables}
         pruned = {table: (model, lake.committed_files(table, organisation, months)) for table, model in own.items()}
         warehouse.define(con, pruned, tables, [v for v in system_views if v in system.warehouse_sql], runs,
-                         scoped=True)
+                         scoped=True, reads=reads)
         return con
 
     ctx.scoped = scoped

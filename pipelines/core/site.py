@@ -37,7 +37,7 @@ from pipelines.core import charts, corrections
 from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.names import other_spellings, read_aliases
 from pipelines.core.publishing import existing_names, replace_folder
-from pipelines.core.sql import fetch
+from pipelines.core.sql import fetch, scratch
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
                          autoescape=select_autoescape(["html", "j2", "atom"]), trim_blocks=True, lstrip_blocks=True)
@@ -116,9 +116,7 @@ def running_totals_of(lines: pd.DataFrame | pa.Table) -> pd.DataFrame:
 
 
 def _running_totals(lines: pd.DataFrame | pa.Table) -> pa.Table:
-    import duckdb
-
-    with duckdb.connect() as con:
+    with scratch() as con:
         columns = ["player_id", "season", "denomination", "event_date", "points"]
         con.register("frame", lines.select(columns) if isinstance(lines, pa.Table) else lines[columns])
         return con.sql("""

@@ -48,8 +48,9 @@ class RunContext:
     # paths the scan labelled duplicates tonight (their content stands at another path): a system
     # that reads a partner file from the inbox beside the batch must not read these either
     duplicates: frozenset = frozenset()
-    # set before publishing: scoped(organisation, months) -> an in-memory DuckDB connection with
-    # the warehouse views over that organisation's lake files of those months only
+    # set before publishing: scoped(organisation, months, reads=None) -> an in-memory DuckDB
+    # connection with the warehouse views over that organisation's lake files of those months
+    # only (with `reads`: the views named and those they read)
     scoped: callable = None
     # set before publishing: the runs whose lines tonight's publications show for the first time
     # (this run, and a committed run stopped before its publications were done)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -147,13 +148,21 @@ def define(
     runs: pd.DataFrame,
     materialised: bool = False,
     scoped: bool = False,
+    reads: set[str] | None = None,
 ) -> None:
     """Create the lake relations, the data tables and every view of sql/warehouse/ in `con`.
     `materialised`: the lake relations are the tables of the row store copied into `con`'s
     database (the warehouse file); otherwise relations over the given Parquet files.
     `scoped`: `con` is a short-lived in-memory warehouse of a few months (`RunContext.scoped`):
     the lake files' rows are read into tables once, and the data tables are the given frames
-    registered, not copied."""
+    registered, not copied. `reads` (with `scoped`): the views its reader queries; only those,
+    the views they read and the lake tables these name are made (a view is bound, and a lake
+    table read, when it is made)."""
+    views = CORE_VIEWS + system_views
+    if reads is not None:
+        views = views_read_by(views, reads)
+        named = "\n".join(sql_text(v) for v in views)
+        lake_files = {t: spec for t, spec in lake_files.items() if re.search(rf"\blake_{re.escape(t)}\b", named)}
     for table, (model, files) in lake_files.items():
         if materialised:
             con.execute("create schema if not exists internal")
@@ -175,7 +184,7 @@ def define(
     made = _views_made(con) if materialised else {}
     described = DICTIONARY.read_text(encoding="utf-8") if materialised else ""
     remade = []
-    for view in CORE_VIEWS + system_views:
+    for view in views:
         relation = view.split("/")[-1]
         text = sql_text(view)
         digest = _digest(text, described)
@@ -187,6 +196,21 @@ def define(
         apply_comments(con, relations={r for r, _ in remade} | set(data_tables) | {"runs"})
         if remade:
             con.executemany("insert or replace into internal._views_made values (?, ?)", remade)
+
+
+def views_read_by(views: list[str], relations: set[str]) -> list[str]:
+    """The views of `views` (sql/ paths in the order they are made) that a reader of `relations`
+    needs: those relations, and every view whose name the text of a needed one mentions."""
+    texts = {v.split("/")[-1]: sql_text(v) for v in views}
+    needed, todo = set(), [r for r in relations if r in texts]
+    while todo:
+        name = todo.pop()
+        if name in needed:
+            continue
+        needed.add(name)
+        todo.extend(other for other in texts
+                    if other not in needed and re.search(rf"\b{re.escape(other)}\b", texts[name]))
+    return [v for v in views if v.split("/")[-1] in needed]
 
 
 def _digest(view_text: str, dictionary_text: str) -> str:

@@ -123,7 +123,7 @@ def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
         return []
     span = int(scheme["months_per_period"])
     needed = {m for p in wanted for m in pd.period_range(p, periods=span, freq="M").strftime("%Y-%m")}
-    source = scoped(organisation, needed) if scoped else con
+    source = scoped(organisation, needed, reads={"mahjong_leaderboard"}) if scoped else con
     written = []
     try:
         for period in sorted(wanted):

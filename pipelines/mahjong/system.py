@@ -7,7 +7,7 @@ import pandas as pd
 import pyarrow as pa
 
 from pipelines.core.dates import month_keys
-from pipelines.core.sql import connect, query
+from pipelines.core.sql import query, scratch
 from pipelines.core.text import concat
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.mahjong import calendar
@@ -110,7 +110,7 @@ def _results_table(valid: pd.DataFrame, yakuman: pd.DataFrame, organisation: str
 
 def _awards(results: pd.DataFrame, rules: LeagueRules, org: pd.Series) -> pd.DataFrame:
     rows = results.reset_index(drop=True)
-    con = connect()
+    con = scratch()
     try:
         needed = ["game_key", "event_date", "place", "rank_given", "player_id", "score", "yakuman", "yakuman_names"]
         batch = pa.Table.from_pandas(rows[needed].assign(row_id=rows.index), preserve_index=False)

@@ -527,7 +527,7 @@ def score(rules: SwedenRules, comps: list[dict]) -> tuple[pd.DataFrame, pd.DataF
         else:
             rule, of = "half", ev.get("rounds") or ev.get("boards")
         comp_rows.append((cid, c["event_id"], rule, of))
-    con = sql.connect()
+    con = sql.scratch()
     try:
         _sql_frame(con, "se_event_scale", pd.DataFrame(scale_rows, columns=["competition", "list", "place", "denomination", "points"]).astype({"points": "int64", "place": "int64"}))
         _sql_frame(con, "se_entrants", pd.DataFrame(entrant_rows, columns=["competition", "list", "entrant", "place"]).astype({"place": "int64"}))

@@ -116,7 +116,8 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     due_ids = list(in_month.index[in_month.to_numpy()]) + missing
     due = pa.table({"event_id": pa.array(due_ids, type=pa.string())})
     due_months = set(standing.loc[standing["event_id"].isin(due_ids), "event_date"].astype(str).str[:7])
-    source = scoped(organisation, due_months | set(affected_months)) if scoped is not None and not every_event else con
+    source = (scoped(organisation, due_months | set(affected_months), reads={"se_results", "se_club_fees"})
+              if scoped is not None and not every_event else con)
     try:
         return _render_events(con, source, org, affected_months, out_dir, standing, due)
     finally:

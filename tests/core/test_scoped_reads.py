@@ -1,0 +1,90 @@
+"""The small in-memory warehouses a night's publications read (RunContext.scoped, issue 8/12):
+with `reads`, only the views the publication queries and what they read are made, and they
+answer as the warehouse with every view does; and the process-wide scratch connection."""
+from __future__ import annotations
+
+import pandas as pd
+
+from pipelines.core import sql, warehouse
+from pipelines.core.lake import Lake
+from pipelines.core.settings import StatePaths
+from pipelines.core.system import get_system
+from pipelines.sweden.system import SwedenSystem
+
+SE_VIEWS = SwedenSystem.warehouse_sql
+
+
+def test_the_event_pages_views_are_the_club_fees_and_what_they_read():
+    # read by hand from sql/warehouse/: se_club_fees reads events and se_results; se_results reads
+    # sources; events reads sources; sources reads only lake tables and runs
+    chosen = warehouse.views_read_by(warehouse.CORE_VIEWS + SE_VIEWS, {"se_results", "se_club_fees"})
+    assert chosen == ["warehouse/sources", "warehouse/events", "warehouse/se_results", "warehouse/se_club_fees"]
+
+
+def test_the_mahjong_leaderboard_reads_the_awards_only():
+    chosen = warehouse.views_read_by(warehouse.CORE_VIEWS + get_system("mahjong").warehouse_sql, {"mahjong_leaderboard"})
+    assert chosen == ["warehouse/awards", "warehouse/mahjong_leaderboard"]
+
+
+def _scoped(state, organisation: str, reads: set[str] | None):
+    """A scoped warehouse as RunContext.scoped makes it, over every month of the organisation."""
+    lake = Lake.open(StatePaths(state))
+    system = get_system("sweden")
+    own = {**warehouse.CORE_TABLES, **system.lake_tables}
+    files = {t: (m, lake.committed_files(t, organisation)) for t, m in own.items()}
+    full = sql.connect(state / "warehouse.duckdb", read_only=True)
+    try:
+        tables = {name: full.sql(f"select * from main.{name}").df()
+                  for name in ["se_clubs", "se_members", "se_fee_rates", "se_session_weights"]}
+        runs = full.sql("select * from runs").df()
+    finally:
+        full.close()
+    con = sql.connect()
+    warehouse.define(con, files, tables, list(system.warehouse_sql), runs, scoped=True, reads=reads)
+    return con
+
+
+def test_a_scoped_warehouse_made_for_its_reads_answers_as_one_with_every_view(sample_run):
+    pruned = _scoped(sample_run.state, "svensk-bridge", {"se_results", "se_club_fees"})
+    try:
+        made = {r[0] for r in pruned.sql("select view_name from duckdb_views() where not internal and not temporary").fetchall()}
+        assert made == {"sources", "events", "se_results", "se_club_fees"}, made
+        lake = {r[0] for r in pruned.sql("select table_name from duckdb_tables() where schema_name = 'internal'").fetchall()}
+        assert lake == {"lake_sources", "lake_events", "lake_se_results"}
+        got = {v: sql.fetch(pruned, f"select * from {v} order by all") for v in ("se_results", "se_club_fees")}
+    finally:
+        pruned.close()
+    # the independent answer: the warehouse file the run wrote, with every view
+    for view, frame in got.items():
+        want = sample_run.query(f"select * from {view} where organisation = 'svensk-bridge' order by all")
+        assert len(want) > 0, view
+        pd.testing.assert_frame_equal(frame.astype(str), want.astype(str).reset_index(drop=True), check_dtype=False)
+
+
+def test_what_a_scratch_connection_registers_is_its_own():
+    first, second = sql.scratch(), sql.scratch()
+    try:
+        first.register("frame", pd.DataFrame({"v": [1, 2]}))
+        assert first.execute("select sum(v) from frame").fetchone() == (3,)
+        assert second.execute("select count(*) from duckdb_views() where view_name = 'frame'").fetchone() == (0,)
+    finally:
+        first.close()
+    third = sql.scratch()
+    try:
+        assert third.execute("select count(*) from duckdb_views() where view_name = 'frame'").fetchone() == (0,)
+        # the macros of sql/macros.sql are there, as in a connect()
+        assert third.execute("select count(*) from duckdb_functions() where function_type = 'macro' "
+                         "and schema_name = 'main'").fetchone()[0] > 0
+    finally:
+        third.close()
+        second.close()
+
+
+def test_a_forked_process_gets_a_scratch_database_of_its_own(monkeypatch):
+    mine = sql.scratch()
+    mine.close()
+    parent = sql._SCRATCH[1]
+    monkeypatch.setattr(sql.os, "getpid", lambda: -1)  # as a child of a fork sees it
+    child = sql.scratch()
+    child.close()
+    assert sql._SCRATCH[1] is not parent
