@@ -191,13 +191,9 @@ def _page_folders(root: str, known: dict, pages: dict) -> tuple[list[str], dict]
     last seen are as last seen, and one of them that was a page folder without sub-folders is not
     even looked at (its page's own stamp is checked by published_pages). A night lists only the
     folders that changed: one stat per club folder, not per event."""
-    found, seen, todo = [], {}, [("", False)]
+    found, seen, todo = [], {}, [""]
     while todo:
-        rel, parent_same = todo.pop()
-        if parent_same and rel not in known:  # a page folder without sub-folders, as last seen
-            if f"{rel}/index.html" in pages:
-                found.append(rel)
-            continue
+        rel = todo.pop()
         path = os.path.join(root, rel) if rel else root
         try:
             st = os.stat(path)
@@ -222,7 +218,12 @@ def _page_folders(root: str, known: dict, pages: dict) -> tuple[list[str], dict]
             seen[rel] = entry
         if entry[2]:
             found.append(rel)
-        todo.extend((f"{rel}/{d}" if rel else d, same) for d in entry[1])
+        below = [f"{rel}/{d}" for d in entry[1]] if rel else entry[1]
+        if same:  # its sub-folders as last seen: a page folder without sub-folders is not looked at
+            todo.extend(b for b in below if b in known)
+            found.extend(b for b in below if b not in known and b + "/index.html" in pages)
+        else:
+            todo.extend(below)
     return sorted(found), seen
 
 
