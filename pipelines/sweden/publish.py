@@ -22,6 +22,7 @@ from pipelines.core.templating import template_env
 from pipelines.core.publishing import (existing_names, folder_holds, markdown_safe, remove_withdrawn_events, replace_folder,
                                         spreadsheet_safe)
 from pipelines.core.sql import fetch
+from pipelines.sweden.ranking_page import tonight
 
 _TEMPLATES = template_env(Path(__file__).parent / "templates")
 _ENTRANT = {"par": "Par", "lagbarometer": "Lag", "individuell": "Spelare"}
@@ -253,12 +254,14 @@ def class_notes(con: duckdb.DuckDBPyConnection, organisation: str, members: set[
             f"befordran {p.reached_on}: {p.title}" + ("" if p.first_time else " (igen; ingen ny nål)") for p in mine.itertuples())
     # the count over the organisation's ranking before the members are picked: the ranking is
     # computed once (a correlated count computed it twice: 1.5 s against 0.7 s at 90,000 events)
+    # (the organisation's ranking of tonight, computed once for the night's publications: tonight())
     ranked = fetch(con, "select member, rank, ranking_points, results_counted, ranked from ("
                         "select member, rank, ranking_points, results_counted, count(*) over () as ranked "
-                        "from se_ranking where organisation = ?) where member in (select unnest(?))", [organisation, wanted])
-    counted = fetch(con, "select member, event_date, event_name, place_label, rp from se_ranking_results where organisation = ? "
-                         "and counted and member in (select unnest(?)) order by member, rp desc, event_date desc, event_id",
-                    [organisation, wanted])
+                        f"from {tonight(con, 'se_ranking', organisation)}) where member in (select unnest(?))", [wanted])
+    counted = fetch(con, "select member, event_date, event_name, place_label, rp "
+                         f"from {tonight(con, 'se_ranking_results', organisation)} "
+                         "where counted and member in (select unnest(?)) order by member, rp desc, event_date desc, event_id",
+                    [wanted])
     results = {str(m): g for m, g in counted.groupby("member", sort=False)}
     for r in ranked.itertuples():
         mine = results.get(str(r.member))
@@ -274,13 +277,11 @@ def ranked_members(con: duckdb.DuckDBPyConnection, organisation: str) -> set[str
     """The members whose page shows a ranking position tonight or showed one after the previous run
     (a result in the window as of either date): their position moves without lines of their own.
     Members whose results all expired before the previous run have pages without one already."""
-    rows = fetch(con, """
+    rows = fetch(con, f"""
         with recent as (select as_of from runs order by run_id desc limit 2)
-        select distinct member from se_ranking_results
-        where organisation = ?
-          and event_date >= cast((select min(cast(as_of as date)) from recent)
-                                 - to_months((select max(cast(months as integer)) from se_ranking_parameters)) as date)""",
-                 [organisation])
+        select distinct member from {tonight(con, 'se_ranking_results', organisation)}
+        where event_date >= cast((select min(cast(as_of as date)) from recent)
+                                 - to_months((select max(cast(months as integer)) from se_ranking_parameters)) as date)""")
     return set(rows["member"].astype(str))
 
 

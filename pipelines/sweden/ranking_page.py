@@ -10,6 +10,7 @@ and the rule version; and its CSV.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from pathlib import Path
 
@@ -58,10 +59,27 @@ def render_ranking(ranking: pd.DataFrame, results: pd.DataFrame, as_of: str, rul
     return {"index.html": html, "ranking.csv": buf.getvalue()}
 
 
+_TONIGHT = ("se_ranking", "se_ranking_results")
+
+
+def tonight(con: duckdb.DuckDBPyConnection, relation: str, organisation: str) -> str:
+    """The name of a temporary table of `con` holding the organisation's rows of `relation` (the
+    national ranking or its results), made at its first use. The night's publications read the
+    ranking several times (the ranking page, the player pages due, the player notes), and each
+    reading of these views ranks the federation's whole window again. `con` is the night's
+    read-only warehouse connection: one warehouse state for all of publishing, and its temporary
+    tables go with it."""
+    if relation not in _TONIGHT:
+        raise ValueError(f"not a ranking relation: {relation}")
+    name = f"tonight_{relation}_{hashlib.sha1(organisation.encode('utf-8')).hexdigest()[:12]}"
+    con.execute(f"create temp table if not exists {name} as select * from {relation} where organisation = ?", [organisation])
+    return name
+
+
 def publish_ranking(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path) -> list[Path]:
     organisation = org["organisation"]
-    ranking = fetch(con, "select * from se_ranking where organisation = ?", [organisation])
-    results = fetch(con, "select * from se_ranking_results where organisation = ?", [organisation])
+    ranking = fetch(con, f"select * from {tonight(con, 'se_ranking', organisation)}")
+    results = fetch(con, f"select * from {tonight(con, 'se_ranking_results', organisation)}")
     as_of = fetch(con, "select cast(cast(arg_max(as_of, run_id) as date) as varchar) as as_of from runs")["as_of"][0]
     if as_of is None or pd.isna(as_of):
         return []
