@@ -77,19 +77,26 @@ def _sync_rows(con: duckdb.DuckDBPyConnection, lake_root: Path, lake_files: dict
     con.execute("create schema if not exists lake")
     con.execute("create table if not exists lake._files (lake_table varchar, file varchar, size_bytes bigint)")
     prefix = str(lake_root.resolve()) + "/"
+    # what the database holds, read once for every table (a catalog query costs milliseconds)
+    stored_columns: dict[str, list[str]] = {}
+    for table, column in con.execute(
+            "select table_name, column_name from duckdb_columns() where database_name = current_database() "
+            "and schema_name = 'lake' order by table_name, column_index").fetchall():
+        stored_columns.setdefault(table, []).append(column)
+    loaded: dict[str, dict[str, int]] = {}
+    for table, file, size in con.execute("select lake_table, file, size_bytes from lake._files").fetchall():
+        loaded.setdefault(table, {})[file] = size
     for table, (model, files) in lake_files.items():
         columns = list(model.to_schema().columns) + ["_lake_file"]
-        stored = [r[0] for r in con.execute(
-            "select column_name from information_schema.columns where table_schema = 'lake' and table_name = ? "
-            "order by ordinal_position", [table]).fetchall()]
-        if stored != columns:
+        have = loaded.get(table, {})
+        if stored_columns.get(table, []) != columns:
             con.execute(f'drop table if exists lake."{table}"')
             con.execute("delete from lake._files where lake_table = ?", [table])
             con.register("_empty", arrow_schema(model).empty_table())
             con.execute(f'create table lake."{table}" as select *, \'\'::varchar as _lake_file from _empty limit 0')
             con.unregister("_empty")
+            have = {}
         wanted = {str(Path(f).resolve())[len(prefix):]: Path(f).stat().st_size for f in files}
-        have = dict(con.execute("select file, size_bytes from lake._files where lake_table = ?", [table]).fetchall())
         removed = [f for f, size in have.items() if wanted.get(f) != size]
         added = [f for f, size in wanted.items() if have.get(f) != size]
         if removed:
