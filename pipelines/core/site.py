@@ -292,7 +292,7 @@ def event_page_column(event_ids, event_dates, pages: list[dict], organisation: s
     prefix = organisation + "/"
     folder = pc.list_element(pc.split_pattern(event_ids, "#", max_splits=1), 0)
     folder = pc.if_else(pc.starts_with(folder, prefix), pc.utf8_slice_codeunits(folder, len(prefix)), folder)
-    found = pc.is_in(folder, value_set=pa.array(sorted({p["folder"] for p in pages}), type=pa.string()))
+    found = pc.is_in(folder, value_set=pa.array(list({p["folder"] for p in pages}), type=pa.string()))
     return pc.if_else(found, pc.binary_join_element_wise("../", folder, "/index.html", ""), pa.scalar(None, pa.string()))
 
 
