@@ -15,6 +15,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # tests/mahjong/reference.py etc. import as modules
+# one worker process per core (pytest-xdist): each DuckDB database gets one thread, as README
+# "Configuration" advises for a machine running several processes (the commands the tests start
+# inherit it)
+os.environ.setdefault("POINTLEDGER_DUCKDB_THREADS", "1")
 
 from office import AS_OF, Office  # noqa: E402,F401 - tests/office.py (several conftest modules share the name)
 

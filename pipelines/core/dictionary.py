@@ -15,6 +15,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core.settings import SQL_DIR
+from pipelines.core.sql import open_database
 
 DICTIONARY = SQL_DIR / "warehouse" / "dictionary.toml"
 README_START = "<!-- data dictionary: generated from sql/warehouse/dictionary.toml by `make docs`; do not edit -->"
@@ -145,7 +146,7 @@ def rewrite_readme(readme: Path, dictionary: dict | None = None) -> bool:
 
 def write_docs(warehouse: Path, out_dir: Path, dictionary: dict | None = None) -> list[Path]:
     """index.html (browsable, searchable) and dictionary.md, from the warehouse's own types."""
-    con = duckdb.connect(str(warehouse), read_only=True)
+    con = open_database(warehouse, read_only=True)
     try:
         items = entries(con, dictionary)
     finally:

@@ -43,7 +43,7 @@ from pipelines.core.recompute import (
     rule_data_warnings,
 )
 from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, StatePaths, load_organisations
-from pipelines.core.sql import connect
+from pipelines.core.sql import connect, duckdb_config
 from pipelines.core.system import RunContext, SourceFile, get_system
 from pipelines.core.validation import describe_failures, failure_cases
 from schemas.common import empty_frame
@@ -168,6 +168,7 @@ def run(
     `max_file_mb`: the size limit of an inbox file where an organisation sets none; `recompute`:
     instead of tonight's new files, re-derive the posted history in its range (same lock, same
     atomic commit)."""
+    duckdb_config()  # a wrong POINTLEDGER_DUCKDB_THREADS stops the run before it reads anything
     paths = StatePaths(Path(state_dir))
     progress = progress or _NoProgress()
     as_of = as_of or date.today()

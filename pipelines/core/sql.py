@@ -18,12 +18,44 @@ def sql_text(name: str) -> str:
     return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
 
 
+THREADS_VARIABLE = "POINTLEDGER_DUCKDB_THREADS"
+
+
+def duckdb_config() -> dict:
+    """The settings of every DuckDB database the run opens: `POINTLEDGER_DUCKDB_THREADS` caps
+    DuckDB's worker threads per database (default: DuckDB's, one per core). A machine that runs
+    several processes at once (the test suite runs one per core) gives each one thread: on small
+    tables the threads only wait for one another."""
+    value = os.environ.get(THREADS_VARIABLE, "").strip()
+    if not value:
+        return {}
+    if not value.isdigit() or int(value) < 1:
+        from pipelines.core.settings import SettingsError
+
+        raise SettingsError(f"environment variable {THREADS_VARIABLE}: expected a whole number of threads "
+                            f"of at least 1, found {value!r}")
+    return {"threads": int(value)}
+
+
+def open_database(database: str | Path = ":memory:", read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """duckdb.connect with the run's settings (duckdb_config). A database file this process holds
+    open already (a notebook's session beside the run) keeps the settings it was opened with:
+    DuckDB opens a file once per process, with one configuration."""
+    config = duckdb_config()
+    try:
+        return duckdb.connect(str(database), read_only=read_only, config=config)
+    except duckdb.ConnectionException as error:
+        if not config or "different configuration" not in str(error):
+            raise
+        return duckdb.connect(str(database), read_only=read_only)
+
+
 def connect(database: str | Path = ":memory:", read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection with the macros of sql/macros.sql. Read-only connections (to the
     warehouse, which stores the macros) share the file with analysts' read-only sessions."""
     if read_only:
-        return duckdb.connect(str(database), read_only=True)
-    con = duckdb.connect(str(database))
+        return open_database(database, read_only=True)
+    con = open_database(database)
     con.execute(sql_text("macros"))
     return con
 

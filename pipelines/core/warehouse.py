@@ -20,7 +20,7 @@ import duckdb
 import pandas as pd
 
 from pipelines.core.dictionary import DICTIONARY, apply_comments
-from pipelines.core.sql import connect, sql_text
+from pipelines.core.sql import connect, open_database, sql_text
 from schemas.common import arrow_schema
 from schemas.ledger import AwardLine, EventRecord, QuarantineRecord, RecomputationRecord, SourceRecord
 
@@ -127,7 +127,7 @@ def materialise(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[type
     committed); the next run starts again from the store as it was.
     """
     rows_db.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(rows_db))
+    con = open_database(rows_db)
     try:
         con.execute("begin transaction")
         _sync_rows(con, lake_root, lake_files)

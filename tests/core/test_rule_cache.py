@@ -52,3 +52,25 @@ def test_the_same_settings_in_two_data_folders_each_name_their_own_files(tmp_pat
     assert list(a.index) == list(b.index) and len(a) >= 5
     assert all(f == (first / "organisations" / f"{o}.toml").as_posix() for o, f in a["settings_file"].items())
     assert all(f == (second / "organisations" / f"{o}.toml").as_posix() for o, f in b["settings_file"].items())
+
+
+def test_duckdb_threads_come_from_the_environment_and_a_wrong_value_stops_the_run(tmp_path, monkeypatch):
+    from datetime import date
+
+    import pytest
+
+    from pipelines.core import run as nightly
+    from pipelines.core.settings import SettingsError
+    from pipelines.core.sql import open_database
+
+    monkeypatch.setenv("POINTLEDGER_DUCKDB_THREADS", "3")
+    con = open_database()
+    try:
+        assert con.execute("select current_setting('threads')").fetchone() == (3,)
+    finally:
+        con.close()
+    monkeypatch.setenv("POINTLEDGER_DUCKDB_THREADS", "two")
+    with pytest.raises(SettingsError, match="POINTLEDGER_DUCKDB_THREADS: expected a whole number of threads of at "
+                                            "least 1, found 'two'"):
+        nightly.run(tmp_path / "inbox", tmp_path / "var", date(2026, 12, 2))
+    assert not (tmp_path / "var").exists()  # nothing was read or written
