@@ -3,6 +3,7 @@ unlike conftest modules, which several folders have."""
 from __future__ import annotations
 
 import shutil
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
@@ -59,6 +60,16 @@ class Office:
 
     def run(self, as_of: date = AS_OF) -> nightly.RunResult:
         return nightly.run(self.inbox, self.state, as_of, self.data_dir())
+
+    @contextmanager
+    def reader(self):
+        """`query` for several queries on one read-only connection (opening the warehouse file
+        costs more than a small query): `with office.reader() as query: query(sql, params)`."""
+        con = duckdb.connect(str(self.state / "warehouse.duckdb"), read_only=True)
+        try:
+            yield lambda sql, params=None: con.sql(sql, params=params).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+        finally:
+            con.close()
 
     def query(self, sql: str, params=None) -> pd.DataFrame:
         con = duckdb.connect(str(self.state / "warehouse.duckdb"), read_only=True)

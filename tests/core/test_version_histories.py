@@ -186,11 +186,12 @@ def snapshot(office: Office, specs: list[Spec]) -> dict:
     """Each organisation's rows of its views (as a sorted list, volatile columns left out) and every
     publication file."""
     out = {}
-    for spec in specs:
-        for view in spec.views:
-            frame = office.query(f"select * from {view} where organisation = ?", [spec.org])
-            frame = frame[[c for c in frame.columns if c not in VOLATILE]]
-            out[f"{spec.org}: {view}"] = sorted(tuple(map(str, row)) for row in frame.itertuples(index=False))
+    with office.reader() as query:
+        for spec in specs:
+            for view in spec.views:
+                frame = query(f"select * from {view} where organisation = ?", [spec.org])
+                frame = frame[[c for c in frame.columns if c not in VOLATILE]]
+                out[f"{spec.org}: {view}"] = sorted(tuple(map(str, row)) for row in frame.itertuples(index=False))
     publications = office.state / "publications"
     out["publications"] = {
         p.relative_to(publications).as_posix(): p.read_bytes()
