@@ -5,19 +5,39 @@ import os
 import subprocess
 import sys
 import venv
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from pipelines.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
 
 
-def cli(*args, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k != "POINTLEDGER_CONFIG"}
+@dataclass(frozen=True)
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli(*args, cwd: Path, env: dict | None = None) -> Done:
+    """`pointledger ARGS` run from `cwd`, in this process (click's test runner: the same command,
+    exit code and output as the installed tool, without starting Python and importing pandas
+    again for each call; the wheel test below and tests/core/test_nightly_run.py start real
+    processes)."""
+    environment = {"POINTLEDGER_CONFIG": None}
     environment.update(env or {})
-    return subprocess.run([sys.executable, "-m", "pipelines.cli", *args], cwd=cwd, env=environment,
-                          capture_output=True, text=True, timeout=600)
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        done = CliRunner().invoke(main, list(args), env=environment, catch_exceptions=False)
+    finally:
+        os.chdir(before)
+    return Done(done.exit_code, done.stdout, done.stderr)
 
 
 def office_with_one_org(root: Path) -> Path:
@@ -133,11 +153,14 @@ def test_the_wheel_installs_into_a_fresh_virtualenv_and_runs_the_samples(tmp_pat
     assert built.returncode == 0, built.stderr[-3000:]
     wheel = next(dist.glob("pointledger-*.whl"))
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
+    # a virtualenv without pip of its own (bootstrapping pip costs as much as a third of the
+    # install); the suite's pip installs into it (`pip --python`), as pipx does
+    venv.create(env_dir, with_pip=False)
     python = env_dir / "bin" / "python"
     # --no-compile: pip would byte-compile every module of every dependency (pandas, pyarrow,
     # duckdb: half the install's time); Python compiles the modules the run imports as it goes
-    installed = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", str(wheel)],
+    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile",
+                                str(wheel)],
                                capture_output=True, text=True, timeout=900)
     assert installed.returncode == 0, installed.stderr[-3000:]
     tool = env_dir / "bin" / "pointledger"

@@ -17,7 +17,7 @@ from pipelines.fuzz.campaign import DEFAULT_SEED, check_batch, generate, run_cam
 from schemas.common import empty_frame
 from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
 
-FILES = 10  # per parser: the suite's share of a shared 2-core machine; `make fuzz` runs 10,000
+FILES = 5  # per parser: the suite's share of a shared 2-core machine; `make fuzz` runs 10,000
 PARSERS = {"mahjong-text", "mahjong-csv", "bridge-pbn", "bridge-xml", "bridge-csv", "jcbl-event", "jcbl-standings",
            "backgammon-results", "backgammon-matchlog", "sweden-event", "sweden-standings", "sweden-travellers",
            "sweden-register", "sweden-match", "sweden-series-file", "sweden-series-final"}
