@@ -2,8 +2,10 @@
 unlike conftest modules, which several folders have."""
 from __future__ import annotations
 
+import os
 import shutil
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
@@ -14,6 +16,34 @@ from pipelines.core import run as nightly
 from pipelines.core.settings import DATA_DIR
 
 AS_OF = date(2026, 12, 2)
+
+
+@dataclass(frozen=True)
+class CliResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def pointledger(*args: str, cwd: Path | None = None, env: dict | None = None) -> CliResult:
+    """`pointledger ARGS` run from `cwd`, in this process (click's test runner: the same command,
+    exit code and output as the installed tool, without starting Python and importing pandas
+    again for each call). Tests of what only a process shows (a SIGKILL, a lock held by another
+    process, the installed wheel) start real processes. `env`: variables to set, or to remove
+    (None); POINTLEDGER_CONFIG is removed unless given."""
+    from click.testing import CliRunner
+
+    from pipelines.cli import main
+
+    environment = {"POINTLEDGER_CONFIG": None, **(env or {})}
+    before = os.getcwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        done = CliRunner().invoke(main, [str(a) for a in args], env=environment, catch_exceptions=False)
+    finally:
+        os.chdir(before)
+    return CliResult(done.exit_code, done.stdout, done.stderr)
 
 
 class Office:

@@ -5,39 +5,18 @@ import os
 import subprocess
 import sys
 import venv
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pipelines.cli import main
+from office import pointledger
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
 
 
-@dataclass(frozen=True)
-class Done:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def cli(*args, cwd: Path, env: dict | None = None) -> Done:
-    """`pointledger ARGS` run from `cwd`, in this process (click's test runner: the same command,
-    exit code and output as the installed tool, without starting Python and importing pandas
-    again for each call; the wheel test below and tests/core/test_nightly_run.py start real
-    processes)."""
-    environment = {"POINTLEDGER_CONFIG": None}
-    environment.update(env or {})
-    before = os.getcwd()
-    os.chdir(cwd)
-    try:
-        done = CliRunner().invoke(main, list(args), env=environment, catch_exceptions=False)
-    finally:
-        os.chdir(before)
-    return Done(done.exit_code, done.stdout, done.stderr)
+def cli(*args, cwd: Path, env: dict | None = None):
+    return pointledger(*args, cwd=cwd, env=env)
 
 
 def office_with_one_org(root: Path) -> Path:

@@ -12,6 +12,7 @@ import pytest
 
 from pipelines.core import run as nightly
 from pipelines.core.settings import StatePaths
+from office import pointledger
 
 GAME_A = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
 GAME_B = "2026-11-03\n・1位E 45000\n・2位F 30000\n・3位G 15000\n・4位H 10000\n"
@@ -304,8 +305,7 @@ def test_an_analyst_reading_the_warehouse_does_not_stop_the_run_or_explain(offic
 
 def test_check_finds_the_organisation_of_a_file_in_a_sub_folder(office):
     path = office.post("sofu-mahjong/2026/11/bad.txt", BAD_SUM)
-    done = subprocess.run([sys.executable, "-m", "pipelines.cli", "check", str(path), "--as-of", "2026-12-02"],
-                          capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2])
+    done = pointledger("check", path, "--as-of", "2026-12-02", cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 3
     assert "0 record(s) OK, 1 problem(s)" in done.stdout and "add up to 99000; expected 100000" in done.stdout
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from pipelines.core import run as nightly
+from office import pointledger
 
 ROOT = Path(__file__).resolve().parents[2]
 INBOX = ROOT / "data" / "samples" / "inbox"
@@ -149,11 +150,7 @@ def test_publications_exist_for_both_periods(golden):
 
 def test_explain_shows_each_game_and_the_leaderboard_arithmetic(golden):
     *_, state = golden
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-m", "pipelines.cli", "explain", "らつみ", "--state", str(state)],
-                          capture_output=True, text=True, cwd=ROOT)
+    done = pointledger("explain", "らつみ", "--state", state, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     # the seed's example game (docs/mahjong-samples.md: 2026-10-10.txt lines 18–22): 7 + yakuman 1
@@ -162,19 +159,15 @@ def test_explain_shows_each_game_and_the_leaderboard_arithmetic(golden):
     # the documented final tables: Aug–Sep 184 / 44 = 4.182 (rank 1), Oct–Nov 101 / 34 = 2.971 (rank 11=)
     assert "(184.00 points + 0.00 bonus) / 44 games = 184.00 / 44 = 4.182 (half-up to 3 decimals) → rank 1 [season-1]" in out
     assert "(101.00 points + 0.00 bonus) / 34 games = 101.00 / 34 = 2.971 (half-up to 3 decimals) → rank 11 [season-2]" in out
-    one_game = subprocess.run([sys.executable, "-m", "pipelines.cli", "explain", "らつみ", "--state", str(state),
-                               "--event", "sofu-mahjong/2026-10-10.txt#3"], capture_output=True, text=True, cwd=ROOT)
+    one_game = pointledger("explain", "らつみ", "--state", state, "--event", "sofu-mahjong/2026-10-10.txt#3", cwd=ROOT)
     assert one_game.stdout.count(" league ") == 1
 
 
 def test_explain_finds_a_player_by_any_spelling(golden):
     *_, state = golden
-    import subprocess
-    import sys
 
     def lines_of(name: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "pipelines.cli", "explain", name, "--state", str(state)],
-                              capture_output=True, text=True, cwd=ROOT)
+        done = pointledger("explain", name, "--state", state, cwd=ROOT)
         assert done.returncode == 0, done.stderr
         return done.stdout.splitlines()[0]
 

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import gzip
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -12,6 +10,7 @@ import pytest
 
 from pipelines.core.names import apply_aliases, normalise_names
 from pipelines.mahjong.parse import parse_text
+from office import pointledger
 
 FIXTURES = Path(__file__).with_name("fixtures")
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,12 +53,9 @@ def test_player_names_normalise_and_aliases_map():
     assert apply_aliases(normalise_names(names), aliases).tolist() == ["Ken", "Ken", "田中一郎", "田中一郎", "Ken"]
 
 
-def _check(*files: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "pipelines.cli", "check", "--organisation", "sofu-mahjong", "--as-of", "2026-12-02",
-         *[str(FIXTURES / f) for f in files]],
-        capture_output=True, text=True, cwd=ROOT,
-    )
+def _check(*files: str):
+    return pointledger("check", "--organisation", "sofu-mahjong", "--as-of", "2026-12-02",
+                       *[FIXTURES / f for f in files], cwd=ROOT)
 
 
 def test_malformed_post_every_game_quarantined_with_its_reason(office):
