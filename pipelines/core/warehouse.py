@@ -290,17 +290,20 @@ def build(
     With `rows_db`, the warehouse is self-contained: its lake relations are tables inside it,
     so the file answers every view wherever it is opened (a copied state folder, an analyst's
     laptop). A nightly run updates the existing warehouse in place (`_update_in_place`, cost
-    following the night's files); when it cannot, the row store is brought up to date and
-    copied into a new file. The row store is kept up to date in both cases (incrementally).
+    following the night's files); when it cannot, the row store is brought up to date
+    (incrementally, from the files it last loaded) and copied into a new file.
     Without `rows_db`, the lake relations are views over the Parquet files."""
     tmp = target.with_name(target.name + ".tmp")
     for stale in (tmp, tmp.with_name(tmp.name + ".wal")):
         if stale.exists():
             stale.unlink()
     if rows_db is not None:
-        materialise(rows_db, lake_root, lake_files)
         if _update_in_place(target, lake_files, data_tables, system_views, runs, lake_root):
             return target
+        # only a warehouse built afresh needs the row store: it is brought up to date here, with
+        # whatever the nights that updated the warehouse in place changed since (its cost follows
+        # those files; a night that updates in place does not open it)
+        materialise(rows_db, lake_root, lake_files)
         shutil.copyfile(rows_db, tmp)
     con = connect(tmp)
     try:
