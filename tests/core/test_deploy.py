@@ -15,8 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME = "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n"
 
 
-def cli(*args, cwd: Path, env: dict | None = None):
-    return pointledger(*args, cwd=cwd, env=env)
+cli = pointledger  # `pointledger ARGS` from a folder, in this process (tests/office.py)
 
 
 def office_with_one_org(root: Path) -> Path:
