@@ -83,6 +83,20 @@ def field_cut(field_size: int, cut_fraction: Decimal) -> int:
 # --------------------------------------------------------------------------- event settings
 
 
+class EventFrames(dict):
+    """{"event": 1 row, "strats": ...} as make_event validated them. _event_frames takes them as they
+    are while the dict still holds those very frames (frames are never changed in place here):
+    the JCBL unit tests and the nightly run hand make_event's frames straight on, and validating
+    them a second time cost as much as validating them once."""
+
+    def __init__(self, event: pd.DataFrame, strats: pd.DataFrame):
+        super().__init__(event=event, strats=strats)
+        self._validated = (event, strats)
+
+    def as_validated(self) -> bool:
+        return self.get("event") is self._validated[0] and self.get("strats") is self._validated[1]
+
+
 def make_event(
     *,
     event_id: str,
@@ -118,7 +132,7 @@ def make_event(
         [{"event_id": event_id, "strat": s, "position": i + 1, "strat_limit": lim} for i, (s, lim) in enumerate(strats or [])],
         columns=["event_id", "strat", "position", "strat_limit"],
     )
-    return {"event": S.EventFrame.validate(ev), "strats": S.StratFrame.validate(st)}
+    return EventFrames(S.EventFrame.validate(ev), S.StratFrame.validate(st))
 
 
 def _event_frames(event) -> tuple[dict, pd.DataFrame]:
@@ -126,18 +140,21 @@ def _event_frames(event) -> tuple[dict, pd.DataFrame]:
     if isinstance(event, pd.DataFrame):
         frames = {"event": event}
     elif isinstance(event, Mapping) and isinstance(event.get("event"), pd.DataFrame):
-        frames = dict(event)
+        frames = event if isinstance(event, EventFrames) else dict(event)
     elif isinstance(event, Mapping):
         frames = make_event(**event)
     else:
         raise TypeError(f"event must be parse_event frames, an event DataFrame or a mapping, not {type(event).__name__}")
-    ev = S.EventFrame.validate(frames["event"])
+    validated = isinstance(frames, EventFrames) and frames.as_validated()
+    ev = frames["event"] if validated else S.EventFrame.validate(frames["event"])
     if len(ev) != 1:
         raise ValueError(f"expected settings of exactly one event, found {len(ev)}")
     strats = frames.get("strats")
     if strats is None:
         strats = pd.DataFrame(columns=["event_id", "strat", "position", "strat_limit"])
-    strats = S.StratFrame.validate(strats[strats["event_id"] == ev["event_id"].iloc[0]] if len(strats) else strats)
+    strats = strats[strats["event_id"] == ev["event_id"].iloc[0]] if len(strats) else strats
+    if not validated:  # one event's rows of validated strats: every check holds per event
+        strats = S.StratFrame.validate(strats)
     return ev.iloc[0].to_dict(), strats.sort_values("position").reset_index(drop=True)
 
 
