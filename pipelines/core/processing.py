@@ -47,8 +47,12 @@ class Incident:
 
 @dataclass
 class IsolatedBatch:
+    """`validated`: the lake tables of `batch` that passed their model here (coerced to its types;
+    rows of withdrawn files since left out): the run validates a table again only where several
+    organisations' frames are put together (their grain may collide)."""
     batch: SystemBatch
     incidents: list[Incident] = field(default_factory=list)
+    validated: frozenset[str] = frozenset()
 
 
 def isolation_groups(system, sources: list[SourceFile]) -> list[list[SourceFile]]:
@@ -70,10 +74,10 @@ def process_isolated(ctx, system, organisation: pd.Series, sources: list[SourceF
     except Exception:
         parts = _retry_by_group(ctx, system, organisation, sources, active, superseded, incidents)
     batch = _concat(parts)
-    batch, withdrawn = _withdraw_invalid_outputs(system, batch, sources)
+    batch, withdrawn, validated = _withdraw_invalid_outputs(system, batch, sources)
     incidents.extend(withdrawn)
     batch = _quarantine_empty_files(system, batch, sources)
-    return IsolatedBatch(batch, incidents)
+    return IsolatedBatch(batch, incidents, validated)
 
 
 def _retry_by_group(ctx, system, organisation: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
@@ -195,15 +199,22 @@ def _validate(model, frame: pd.DataFrame):
     return failure_cases(model, frame)
 
 
-def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFile]) -> tuple[SystemBatch, list[Incident]]:
-    """Rows that break their model: trace them to their files and withdraw those files' groups."""
+def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFile]
+                              ) -> tuple[SystemBatch, list[Incident], frozenset[str]]:
+    """Rows that break their model: trace them to their files and withdraw those files' groups.
+    Also returns the names of the lake tables that passed their model (the returned batch holds
+    them as validated)."""
     bad_files: dict[str, list[str]] = {}
     unattributed: list[str] = []
+    tables, validated = dict(batch.tables), set()
     for name, model, frame in _contracts(system, batch):
         if frame is None or not len(frame):
             continue
-        _, cases = _validate(model, frame)
+        checked, cases = _validate(model, frame)
         if not len(cases):
+            if tables.get(name) is frame:
+                tables[name] = checked
+                validated.add(name)
             continue
         problems = describe_failures(cases.head(5))
         labels = cases["index"].dropna().unique()
@@ -227,8 +238,10 @@ def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFi
         # cannot tell which file: the whole batch goes (still only this organisation's batch)
         for s in sources:
             bad_files.setdefault(s.source_file, []).extend(unattributed)
+    batch = SystemBatch(events=batch.events, awards=batch.awards, quarantine=batch.quarantine, records=batch.records,
+                        tables=tables)
     if not bad_files:
-        return batch, []
+        return batch, [], frozenset(validated)
     groups = isolation_groups(system, sources)
     withdrawn: set[str] = set()
     for group in groups:
@@ -263,10 +276,12 @@ def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFi
         records = records.assign(
             records_posted=records["records_posted"].where(~records["source_file"].isin(withdrawn), 0)
         )
+    # a validated table less the rows of withdrawn files is still valid (its checks hold per row
+    # and per event, and a subset keeps its grain unique)
     return SystemBatch(
         events=keep(batch.events), awards=keep(batch.awards), quarantine=quarantine_rows, records=records,
         tables={name: keep(frame) for name, frame in batch.tables.items()},
-    ), incidents
+    ), incidents, frozenset(validated)
 
 
 def _short(problems: list[str]) -> str:

@@ -283,7 +283,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             for name, frame in result.tables.items():
                 if frame is None or not len(frame):
                     continue
-                tables.setdefault(name, (system.lake_tables[name], []))[1].append(frame)
+                tables.setdefault(name, (system.lake_tables[name], []))[1].append((frame, name in isolated.validated))
             progress.advance(len(batch))
             del result, isolated
     _checkpoint("after_process")
@@ -325,8 +325,12 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             "quarantine": _validated(QuarantineRecord, quarantine),
             "sources": _validated(SourceRecord, source_rows),
         }
+        # a table of one organisation passed its model in process_isolated (and is coerced to
+        # it): validating it again would check the same rows twice; frames of several
+        # organisations are validated together (their grain may collide)
         system_tables = {
-            name: (model, _validated(model, pd.concat(frames, ignore_index=True)))
+            name: (model, frames[0][0] if len(frames) == 1 and frames[0][1]
+                   else _validated(model, pd.concat([frame for frame, _ in frames], ignore_index=True)))
             for name, (model, frames) in tables.items()
         }
         del tables, events, award_lines, event_frame
