@@ -72,7 +72,7 @@ def tonight(con: duckdb.DuckDBPyConnection, relation: str, organisation: str) ->
     if relation not in _TONIGHT:
         raise ValueError(f"not a ranking relation: {relation}")
     name = f"tonight_{relation}_{hashlib.sha1(organisation.encode('utf-8')).hexdigest()[:12]}"
-    # looked up first: `create ... if not exists ... as select` binds the ranking view (about 12 ms)
+    # looked up first: `create ... if not exists ... as select` binds the ranking view (about 10 ms)
     # even when the table is there, and a night asks for it four or five times
     made = con.execute("select count(*) from duckdb_tables() where temporary and table_name = ?", [name]).fetchall()[0][0]
     if not made:
