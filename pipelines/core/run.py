@@ -42,7 +42,7 @@ from pipelines.core.recompute import (
     rule_data_record,
     rule_data_warnings,
 )
-from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, StatePaths, load_organisations
+from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, StatePaths, load_organisations, values_kept_in
 from pipelines.core.sql import connect, duckdb_config
 from pipelines.core.system import RunContext, SourceFile, get_system
 from pipelines.core.validation import describe_failures, failure_cases
@@ -173,7 +173,7 @@ def run(
     progress = progress or _NoProgress()
     as_of = as_of or date.today()
     run_id = new_run_id()
-    with run_lock(paths):
+    with run_lock(paths), values_kept_in(paths.settings_cache):
         try:
             return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress, enabled, max_file_mb, recompute)
         except OutputsFailed:

@@ -66,6 +66,11 @@ class StatePaths:
         return self.root / "cache" / "warehouse-rows.duckdb"
 
     @property
+    def settings_cache(self) -> Path:
+        """Validated rule tables and settings kept between nights (`values_kept_in`; rebuildable)."""
+        return self.root / "cache" / "settings"
+
+    @property
     def runs(self) -> Path:
         return self.root / "runs"
 
@@ -204,12 +209,110 @@ def content_digest(*paths: Path | str) -> str:
 def cached_by_content(name: str, paths: tuple, load, *extra):
     """`load()`, once per content of the files at `paths` (and `extra`, the other inputs of the
     load): rule systems keep their validated tables here. The value is shared: callers must not
-    modify it (they filter and assign, as the style asks)."""
+    modify it (they filter and assign, as the style asks). Inside `values_kept_in(folder)` (a
+    nightly run: its state's cache) the value is also kept on disk, so the next process (the next
+    night) does not read and validate the same rule tables again."""
     key = (name, extra, content_digest(*paths))
     if key in _BY_CONTENT:
         return _BY_CONTENT[key]
-    value = load()
+    kept = _kept_file(key)
+    value = _read_kept(kept) if kept is not None else _MISSING
+    if value is _MISSING:
+        value = load()
+        if kept is not None:
+            _keep(kept, value)
     if len(_BY_CONTENT) >= _KEEP:
         del _BY_CONTENT[next(iter(_BY_CONTENT))]  # the oldest
     _BY_CONTENT[key] = value
     return value
+
+
+# -- validated settings kept between processes ---------------------------------------------------
+#
+# A nightly run is a new process: without this, each night reads and validates every rule table
+# again (about half a second for the five systems, most of an idle night's own work). The folder is
+# the state's cache (rebuildable: deleting it costs one night that validate again). A file's name
+# is a digest of the value's key, the code that made it (the .py files of pipelines/ and schemas/)
+# and the library versions, so a changed rule table, a new release or an upgraded pandas never
+# reads a value made by another. A file that cannot be read is made again, never trusted.
+
+_MISSING = object()
+_KEPT_IN: list[Path] = []  # the folder of the innermost `values_kept_in`
+_KEPT_FILES = 64  # the most recent values a folder keeps
+_CODE: list[str] = []
+
+
+def _code_digest() -> str:
+    if not _CODE:
+        import sys
+
+        import numpy
+        import pandera
+        import pyarrow
+
+        import pipelines
+        import schemas
+
+        digest = hashlib.blake2b(digest_size=20)
+        digest.update(repr((sys.version, pd.__version__, numpy.__version__, pyarrow.__version__,
+                            pandera.__version__)).encode())
+        for package in (Path(pipelines.__file__).parent, Path(schemas.__file__).parent):
+            for source in sorted(package.rglob("*.py")):
+                digest.update(f"{source.relative_to(package.parent).as_posix()}:".encode())
+                digest.update(source.read_bytes())
+        _CODE.append(digest.hexdigest())
+    return _CODE[0]
+
+
+class values_kept_in:
+    """Within this block `cached_by_content` also keeps its values in `folder` (see above)."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+
+    def __enter__(self):
+        _KEPT_IN.append(self.folder)
+        return self
+
+    def __exit__(self, *exc):
+        _KEPT_IN.pop()
+        return False
+
+
+def _kept_file(key: tuple) -> Path | None:
+    if not _KEPT_IN:
+        return None
+    digest = hashlib.sha256(repr((key, _code_digest())).encode()).hexdigest()[:40]
+    return _KEPT_IN[-1] / f"{key[0]}-{digest}.pickle"
+
+
+def _read_kept(path: Path):
+    import pickle
+
+    try:
+        return pickle.loads(path.read_bytes())
+    except FileNotFoundError:
+        return _MISSING
+    except Exception:  # a damaged or truncated file (a disk full, a copy cut short): made again
+        path.unlink(missing_ok=True)
+        return _MISSING
+
+
+def _keep(path: Path, value) -> None:
+    import os
+    import pickle
+
+    try:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a value that cannot be kept is made again by the next process
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+        partial.write_bytes(data)
+        os.replace(partial, path)  # a reader sees the whole file or none
+        kept = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime_ns)
+        for old in kept[:-_KEPT_FILES]:
+            old.unlink(missing_ok=True)
+    except OSError:  # a read-only or full disk costs speed, never the night
+        pass
