@@ -81,6 +81,9 @@ _ESCAPES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", 
 def _escape(values: pa.Array | pa.ChunkedArray) -> pa.Array:
     """An Arrow column as HTML text, escaped as Jinja escapes (missing values: '')."""
     text = pc.fill_null(pc.cast(values, pa.string()), "")
+    kind = values.type
+    if pa.types.is_temporal(kind) or pa.types.is_integer(kind) or pa.types.is_decimal(kind) or pa.types.is_boolean(kind):
+        return text  # their text has none of the five characters: five passes saved (a night's 800,000 lines)
     for char, entity in _ESCAPES:
         text = pc.replace_substring(text, char, entity)
     return text
@@ -427,13 +430,13 @@ def _season_pages(stamps: pd.DataFrame) -> tuple[dict[str, str], pd.DataFrame]:
 
 def _lines_of(con, organisation: str, pairs: pd.DataFrame) -> pa.Table:
     """The standing lines of the given (player_id, season) pairs, in the pages' order, as Arrow
-    (exact decimals), with the date and the points as the pages show them."""
+    (exact decimals), with the date as the pages' links name it."""
     con.register("site_pages_due", pairs[["player_id", "season"]])
     try:
         return con.sql(f"""
             with standing as ({_STANDING})
             select standing.* replace (cast(standing.season as varchar) as season),
-                   cast(standing.event_date as varchar) as date_text, cast(standing.points as varchar) as points_text
+                   cast(standing.event_date as varchar) as date_text
             from standing
             join site_pages_due on standing.player_id = site_pages_due.player_id
                                and cast(standing.season as varchar) = site_pages_due.season
@@ -538,7 +541,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     for batch in (batch_players[i:i + PLAYER_PAGE_BATCH] for i in range(0, len(batch_players), PLAYER_PAGE_BATCH)):
         part = _lines_of(con, organisation, wanted[wanted["player_id"].isin(batch)])
         rows = line_rows(pa.table({
-            "event_date": part.column("date_text"), "points": part.column("points_text"),
+            # typed: a date's or a decimal's text needs no escaping (line_rows casts them as DuckDB prints them)
+            "event_date": part.column("event_date"), "points": part.column("points"),
             "denomination": part.column("denomination"), "basis": part.column("basis"),
             "event_page": event_page_column(part.column("event_id"), part.column("date_text"), pages, organisation, period_pages),
             "event_id": part.column("event_id"), "source_file": part.column("source_file"), "location": part.column("location")}))

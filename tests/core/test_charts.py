@@ -66,6 +66,25 @@ def test_a_player_page_row_is_escaped_as_the_template_escapes():
         '<td class="basis">1位 &lt;b&gt;&amp;&#39;&#34;&lt;/b&gt;</td><td class="file">a.txt (line 3)</td></tr>')
 
 
+
+def test_a_typed_row_reads_as_its_text_row():
+    """Dates and exact points arrive typed from the warehouse: their cells are the same text as
+    when the columns are strings (no escaping can change a date or a decimal)."""
+    import pyarrow as pa
+
+    texts = {"event_date": ["2026-11-03", "2026-11-04"], "points": ["7.00", "-0.50"], "denomination": ["pt", "pt"],
+             "basis": ["<1位>", "2位 & 3位"], "event_page": [None, None], "event_id": ["x", "y"],
+             "source_file": ["a.txt", "b.txt"], "location": [None, "line 2"]}
+    typed = pa.table({**texts, "event_date": pa.array([date(2026, 11, 3), date(2026, 11, 4)]),
+                      "points": pa.array([Decimal("7.00"), Decimal("-0.50")], pa.decimal128(12, 2))},
+                     schema=pa.schema([(c, pa.string()) for c in texts]).set(
+                         0, pa.field("event_date", pa.date32())).set(1, pa.field("points", pa.decimal128(12, 2))))
+    assert line_rows(typed) == line_rows(pa.table(texts, schema=pa.schema([(c, pa.string()) for c in texts]))) == [
+        '<tr><td class="date">2026-11-03</td><td class="num">7.00</td><td class="kind">pt</td>'
+        '<td class="basis">&lt;1位&gt;</td><td class="file">a.txt</td></tr>',
+        '<tr><td class="date">2026-11-04</td><td class="num">-0.50</td><td class="kind">pt</td>'
+        '<td class="basis">2位 &amp; 3位</td><td class="file">b.txt (line 2)</td></tr>']
+
 def test_a_player_page_charts_the_running_total_and_the_site_carries_the_library(office: Office):
     office.post(f"{ORG}/a.txt", game(3, ["A", "B", "C", "D"]))
     office.post(f"{ORG}/b.txt", game(4, ["B", "A", "C", "E"]))
