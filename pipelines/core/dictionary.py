@@ -90,7 +90,8 @@ def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: dict | None = Non
     if relations is not None:
         cols = cols[cols["relation"].isin(relations)]
     kinds = dict(con.sql("select view_name, 'view' from duckdb_views() where not internal and schema_name = 'main' "
-                         "union all select table_name, 'table' from duckdb_tables() where schema_name = 'main'").fetchall())
+                         "and database_name = current_database() union all select table_name, 'table' from duckdb_tables() "
+                         "where schema_name = 'main' and database_name = current_database()").fetchall())
     statements = []
     for relation, group in cols.groupby("relation", sort=True):
         spec = d["relation"].get(relation)

@@ -47,9 +47,11 @@ def _scoped(state, organisation: str, reads: set[str] | None):
 def test_a_scoped_warehouse_made_for_its_reads_answers_as_one_with_every_view(sample_run):
     pruned = _scoped(sample_run.state, "svensk-bridge", {"se_results", "se_club_fees"})
     try:
-        made = {r[0] for r in pruned.sql("select view_name from duckdb_views() where not internal and not temporary").fetchall()}
+        made = {r[0] for r in pruned.sql("select view_name from duckdb_views() where not internal and not temporary "
+                                        "and database_name = current_database()").fetchall()}
         assert made == {"sources", "events", "se_results", "se_club_fees"}, made
-        lake = {r[0] for r in pruned.sql("select table_name from duckdb_tables() where schema_name = 'internal'").fetchall()}
+        lake = {r[0] for r in pruned.sql("select table_name from duckdb_tables() where schema_name = 'internal' "
+                                        "and database_name = current_database()").fetchall()}
         assert lake == {"lake_sources", "lake_events", "lake_se_results"}
         got = {v: sql.fetch(pruned, f"select * from {v} order by all") for v in ("se_results", "se_club_fees")}
     finally:
@@ -83,8 +85,8 @@ def test_what_a_scratch_connection_registers_is_its_own():
 def test_a_forked_process_gets_a_scratch_database_of_its_own(monkeypatch):
     mine = sql.scratch()
     mine.close()
-    parent = sql._SCRATCH[1]
+    parent = sql._INSTANCE[1]
     monkeypatch.setattr(sql.os, "getpid", lambda: -1)  # as a child of a fork sees it
     child = sql.scratch()
     child.close()
-    assert sql._SCRATCH[1] is not parent
+    assert sql._INSTANCE[1] is not parent
