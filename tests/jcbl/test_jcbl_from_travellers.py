@@ -15,7 +15,6 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 
-import duckdb
 import pandas as pd
 import pytest
 
@@ -24,6 +23,7 @@ from pipelines.bridge.parse_pbn import parse_pbn
 from pipelines.bridge.samples import howell_session, mitchell_session, teams_event, teams_to_pbn, to_csv, to_pbn, to_usebio
 from pipelines.bridge.standings import compute_standings
 from pipelines.core import run as nightly
+from pipelines.core.sql import open_database
 from pipelines.jcbl.system import event_key, role_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ class Desk:
         return nightly.run(self.inbox, self.state, as_of, data_dir=self.data_dir)
 
     def query(self, sql: str) -> pd.DataFrame:
-        con = duckdb.connect(str(self.state / "warehouse.duckdb"), read_only=True)
+        con = open_database(self.state / "warehouse.duckdb", read_only=True)  # (tests/office.py: why)
         try:
             return con.sql(sql).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
         finally:
