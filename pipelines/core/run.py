@@ -452,6 +452,12 @@ def _report_unreported_runs(paths: StatePaths, lake: Lake, this_run: str) -> lis
     return out
 
 
+def _holds_every_file(lake: Lake, organisation: str, pruned: dict[str, tuple[type, list[Path]]]) -> bool:
+    """Whether the files chosen for a scoped warehouse are all the organisation's files (its months
+    are every month it has: a small league, a first season)."""
+    return all(files == lake.committed_files(table, organisation) for table, (_, files) in pruned.items())
+
+
 def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: Lake, affected: dict,
                     notes: list[str] | None = None) -> list[str]:
     """Rebuild the warehouse and the publications of the affected periods (plus any missing)."""
@@ -487,13 +493,17 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
         months only: what a publication of a period reads, whatever the size of the ledger.
         Only the core's relations and the organisation's own system's (its publication reads no
         other system's); with `reads`, only the views the publication queries and what they read."""
-        con = connect()
         system = get_system(organisations.loc[organisation, "system"])
         own = {**warehouse.CORE_TABLES, **system.lake_tables}
         pruned = {table: (model, lake.committed_files(table, organisation, months)) for table, model in own.items()}
-        warehouse.define(con, pruned, tables, [v for v in system_views if v in system.warehouse_sql], runs,
+        if _holds_every_file(lake, organisation, pruned):
+            # the warehouse itself (`con`, open while the publications are made) answers as the
+            # copy would, without making one
+            return con.cursor()
+        scoped_con = connect()
+        warehouse.define(scoped_con, pruned, tables, [v for v in system_views if v in system.warehouse_sql], runs,
                          scoped=True, reads=reads)
-        return con
+        return scoped_con
 
     ctx.scoped = scoped
     published: list[str] = []

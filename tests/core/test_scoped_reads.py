@@ -3,6 +3,8 @@ with `reads`, only the views the publication queries and what they read are made
 answer as the warehouse with every view does; and the process-wide scratch connection."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 
 from pipelines.core import sql, warehouse
@@ -90,3 +92,40 @@ def test_a_forked_process_gets_a_scratch_database_of_its_own(monkeypatch):
     child = sql.scratch()
     child.close()
     assert sql._INSTANCE[1] is not parent
+
+
+def _publications(state) -> dict[str, bytes]:
+    # pages and CSV exports, with the run that wrote them left out (a workbook records it inside)
+    import re
+
+    root = state / "publications"
+    run_id = re.compile(rb"\d{8}T\d{12}Z-[0-9a-f]{4}")
+    return {p.relative_to(root).as_posix(): run_id.sub(b"RUN", p.read_bytes()) for p in sorted(root.rglob("*"))
+            if p.is_file() and p.suffix in {".html", ".csv", ".json", ".xml"}}
+
+
+def test_publications_read_from_the_warehouse_itself_equal_those_read_from_a_scoped_copy(tmp_path, monkeypatch):
+    """When a publication's months are every month its organisation has (a league's first month),
+    it reads the warehouse itself; the pages are those a scoped copy gives."""
+    from office import Office
+    from pipelines.core import run as nightly
+
+    samples = Path(__file__).resolve().parents[2] / "data" / "samples" / "inbox"
+    offices = {}
+    for name in ("itself", "copy"):
+        (tmp_path / name).mkdir()
+        office = offices[name] = Office(tmp_path / name)
+        for game in sorted((samples / "sofu-mahjong").glob("2026-08-*.txt")):  # a month of the league
+            office.post(f"sofu-mahjong/{game.name}", game.read_bytes())
+    answers = {}
+    real = nightly._holds_every_file
+    monkeypatch.setattr(nightly, "_holds_every_file",
+                        lambda lake, organisation, pruned: answers.setdefault(organisation, real(lake, organisation, pruned)))
+    offices["itself"].run()
+    assert answers == {"sofu-mahjong": True}  # the league's period pages read the warehouse itself
+    monkeypatch.setattr(nightly, "_holds_every_file", lambda *a: False)
+    offices["copy"].run()
+    got, expected = _publications(offices["itself"].state), _publications(offices["copy"].state)
+    assert any(p.startswith("sofu-mahjong/2026-") for p in expected)  # a period's pages
+    assert got.keys() == expected.keys()
+    assert [p for p in got if got[p] != expected[p]] == []
