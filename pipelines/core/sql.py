@@ -81,8 +81,15 @@ class Database:
         other.execute(f"use {self._alias}")
         return other
 
+    def __del__(self):
+        # a connection dropped without close() (an exception path) still lets its file go
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit DuckDB may be gone already
+            pass
+
     def close(self) -> None:
-        if self._cursor is None:
+        if getattr(self, "_cursor", None) is None:
             return
         cursor, self._cursor = self._cursor, None
         cursor.close()  # its open transaction, if any, is rolled back

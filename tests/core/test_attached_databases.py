@@ -99,3 +99,18 @@ def test_a_failed_load_leaves_insertion_order_kept_for_every_other_database(tmp_
         assert other.execute("select current_setting('preserve_insertion_order')").fetchall() == [(True,)]
     finally:
         other.close()
+
+
+def test_a_connection_dropped_without_close_lets_its_file_go(tmp_path):
+    import gc
+
+    path = tmp_path / "w.duckdb"
+    con = sql.connect(path)
+    con.execute("create table t as select 1 as x")
+    del con
+    gc.collect()
+    again = sql.connect(path)  # attaching the same file again would fail were it still attached
+    try:
+        assert again.execute("select x from t").fetchall() == [(1,)]
+    finally:
+        again.close()
