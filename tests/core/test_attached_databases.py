@@ -15,12 +15,18 @@ from pipelines.core import sql, warehouse
 from pipelines.core.dictionary import apply_comments
 
 
-def test_committed_rows_are_in_the_file_and_closing_releases_it(tmp_path):
-    path = tmp_path / "w.duckdb"
+def _one_row_and_a_second_uncommitted(path):
+    """A database at `path` with table t holding x = 1, and x = 2 inserted in an open transaction."""
     con = sql.connect(path)
     con.execute("create table t as select 1 as x")
     con.execute("begin transaction")
     con.execute("insert into t values (2)")
+    return con
+
+
+def test_committed_rows_are_in_the_file_and_closing_releases_it(tmp_path):
+    path = tmp_path / "w.duckdb"
+    con = _one_row_and_a_second_uncommitted(path)
     con.execute("commit")
     con.execute("checkpoint")
     con.close()
@@ -35,11 +41,7 @@ def test_committed_rows_are_in_the_file_and_closing_releases_it(tmp_path):
 
 def test_closing_rolls_back_what_was_not_committed(tmp_path):
     path = tmp_path / "w.duckdb"
-    con = sql.connect(path)
-    con.execute("create table t as select 1 as x")
-    con.execute("begin transaction")
-    con.execute("insert into t values (2)")
-    con.close()  # as `_update_in_place` does when a step fails
+    _one_row_and_a_second_uncommitted(path).close()  # as `_update_in_place` does when a step fails
     again = sql.connect(path, read_only=True)
     try:
         assert again.execute("select list(x order by x) from t").fetchall() == [([1],)]
