@@ -15,7 +15,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core.settings import SQL_DIR
-from pipelines.core.sql import open_database
+from pipelines.core.sql import literal, open_database
 
 DICTIONARY = SQL_DIR / "warehouse" / "dictionary.toml"
 README_START = "<!-- data dictionary: generated from sql/warehouse/dictionary.toml by `make docs`; do not edit -->"
@@ -73,11 +73,6 @@ def gaps(con: duckdb.DuckDBPyConnection, dictionary: dict | None = None) -> list
     return problems
 
 
-def _literal(text: str) -> str:
-    # COMMENT ON takes no bound parameters; the text is the dictionary's own, quoted as SQL says
-    return "'" + text.replace("'", "''") + "'"
-
-
 def _name(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
@@ -97,11 +92,11 @@ def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: dict | None = Non
         spec = d["relation"].get(relation)
         if spec is None:
             continue
-        statements.append(f"comment on {kinds.get(relation, 'view')} main.{_name(relation)} is {_literal(spec['grain'])}")
+        statements.append(f"comment on {kinds.get(relation, 'view')} main.{_name(relation)} is {literal(spec['grain'])}")
         for column in group["column"]:
             text = describe(relation, column, d)
             if text:
-                statements.append(f"comment on column main.{_name(relation)}.{_name(column)} is {_literal(text)}")
+                statements.append(f"comment on column main.{_name(relation)}.{_name(column)} is {literal(text)}")
     if statements:  # one call: a few hundred statements cost one round trip
         con.execute(";\n".join(statements))
     return len(statements)

@@ -111,7 +111,7 @@ def open_database(database: str | Path = ":memory:", read_only: bool = False) ->
     instance = _instance()
     cursor = instance.cursor()
     try:
-        cursor.execute(f"attach {_literal(target)} as {alias}" + (" (read_only)" if read_only else ""))
+        cursor.execute(f"attach {literal(target)} as {alias}" + (" (read_only)" if read_only else ""))
     except duckdb.Error as error:
         cursor.close()
         if not isinstance(error, duckdb.ResourceInUseException):
@@ -131,7 +131,9 @@ def _connect_own_instance(database: str | Path, read_only: bool) -> duckdb.DuckD
         return duckdb.connect(str(database), read_only=read_only)
 
 
-def _literal(text: str) -> str:
+def literal(text: str) -> str:
+    """`text` as an SQL string literal, for the statements that take no bound parameters (ATTACH,
+    COMMENT ON, a list of Parquet paths inside read_parquet)."""
     return "'" + text.replace("'", "''") + "'"
 
 

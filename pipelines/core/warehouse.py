@@ -20,7 +20,7 @@ import duckdb
 import pandas as pd
 
 from pipelines.core.dictionary import DICTIONARY, apply_comments
-from pipelines.core.sql import connect, open_database, sql_text
+from pipelines.core.sql import connect, literal, open_database, sql_text
 from schemas.common import arrow_schema
 from schemas.ledger import AwardLine, EventRecord, QuarantineRecord, RecomputationRecord, SourceRecord
 
@@ -40,11 +40,6 @@ def _quote_name(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _quote(text: str) -> str:
-    # Paths are ours (the lake's own files), but quote them properly all the same.
-    return "'" + text.replace("'", "''") + "'"
-
-
 def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: list[Path], as_table: bool = False) -> None:
     """`internal.lake_<table>`: the given Parquet files, or an empty relation of the right columns
     (schema `internal`: the analysts' schema `main` holds only what the data dictionary documents).
@@ -52,7 +47,7 @@ def create_lake_view(con: duckdb.DuckDBPyConnection, table: str, model, files: l
     which many views and queries read: a view over Parquet is read again by each)."""
     con.execute("create schema if not exists internal")
     if files:
-        listing = ", ".join(_quote(str(Path(f).resolve())) for f in files)
+        listing = ", ".join(literal(str(Path(f).resolve())) for f in files)
         # by name over the union of the files' columns: a file written before the model gained a
         # column reads with that column null (and a column no file has yet is null throughout)
         source = f"read_parquet([{listing}], hive_partitioning = false, union_by_name = true)"
@@ -369,11 +364,11 @@ def _seed_row_store(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[
     600 of them, so making and describing every view (0.1-0.2 s) is done once per process, not
     for every warehouse a process builds (a test suite's hundreds of offices). Written beside and
     renamed into place: a run killed here leaves no half a file."""
+    rows_db.parent.mkdir(parents=True, exist_ok=True)
     key = _template_key(lake_files, data_tables, system_views, runs)
     image = _TEMPLATES.get(key)
     if image is None:
         made = rows_db.with_name(rows_db.name + ".template")  # (the state's lock: one run at a time)
-        rows_db.parent.mkdir(parents=True, exist_ok=True)
         for stale in (made, made.with_name(made.name + ".wal")):  # left by a run killed here
             stale.unlink(missing_ok=True)
         empty = {table: (model, []) for table, (model, _) in lake_files.items()}
@@ -395,7 +390,6 @@ def _seed_row_store(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[
         while len(_TEMPLATES) >= 8:  # (about 1 MB each; a process rarely needs more than one)
             _TEMPLATES.pop(next(iter(_TEMPLATES)))
         _TEMPLATES[key] = image
-    rows_db.parent.mkdir(parents=True, exist_ok=True)
     seeded = rows_db.with_name(rows_db.name + ".seeded")
     seeded.write_bytes(image)
     os.replace(seeded, rows_db)
