@@ -46,11 +46,11 @@ def describe(relation: str, column: str, dictionary: dict | None = None) -> str 
 
 def warehouse_columns(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     """Every analyst-facing relation and column of the main schema (lake_* and _* are internal)."""
-    return con.sql(
+    return con.execute(
         "select table_name as relation, column_name as column, data_type as type, column_index "
         "from duckdb_columns() where not internal and schema_name = 'main' and database_name = current_database() "
         "and table_name not like 'lake\\_%' escape '\\' and table_name not like '\\_%' escape '\\' "
-        "order by table_name, column_index").to_df()
+        "order by table_name, column_index").df()
 
 
 def gaps(con: duckdb.DuckDBPyConnection, dictionary: dict | None = None) -> list[str]:
@@ -84,9 +84,9 @@ def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: dict | None = Non
     cols = warehouse_columns(con)
     if relations is not None:
         cols = cols[cols["relation"].isin(relations)]
-    kinds = dict(con.sql("select view_name, 'view' from duckdb_views() where not internal and schema_name = 'main' "
-                         "and database_name = current_database() union all select table_name, 'table' from duckdb_tables() "
-                         "where schema_name = 'main' and database_name = current_database()").fetchall())
+    kinds = dict(con.execute("select view_name, 'view' from duckdb_views() where not internal and schema_name = 'main' "
+                             "and database_name = current_database() union all select table_name, 'table' from duckdb_tables() "
+                             "where schema_name = 'main' and database_name = current_database()").fetchall())
     statements = []
     for relation, group in cols.groupby("relation", sort=True):
         spec = d["relation"].get(relation)

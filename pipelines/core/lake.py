@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 
 from pipelines.core.dates import month_keys
 from pipelines.core.settings import StatePaths
-from pipelines.core.sql import scratch
+from pipelines.core.sql import arrow, scratch
 from schemas.common import arrow_schema, empty_frame
 
 MANIFEST_FORMAT = 1
@@ -124,7 +124,7 @@ class Lake:
             query = "select * from read_parquet(?, union_by_name = true, hive_partitioning = false)"
             if where:
                 query += f" where {where}"
-            table_ = con.sql(query, params=[[str(f) for f in files], *(params or [])]).to_arrow_table()
+            table_ = arrow(con, query, [[str(f) for f in files], *(params or [])])
         finally:
             con.close()
         return conform(table_, arrow_schema(model)).to_pandas(types_mapper=pd.ArrowDtype)

@@ -6,7 +6,7 @@ from datetime import date
 
 import pandas as pd
 
-from pipelines.core.sql import scratch
+from pipelines.core.sql import arrow, scratch
 from schemas.common import empty_frame
 from schemas.ledger import AwardLine
 
@@ -21,9 +21,8 @@ def _award_ids(drafts: pd.DataFrame) -> pd.Series:
     con = scratch()
     try:
         con.register("drafts", pa.Table.from_pandas(drafts[_ID_PARTS], preserve_index=False))
-        ids = con.sql(
-            "select 'a-' || left(md5(concat_ws(chr(31), " + ", ".join(_ID_PARTS) + ")), 24) as award_id from drafts"
-        ).to_arrow_table()
+        ids = arrow(
+            con, "select 'a-' || left(md5(concat_ws(chr(31), " + ", ".join(_ID_PARTS) + ")), 24) as award_id from drafts")
     finally:
         con.close()
     return pd.Series(pd.arrays.ArrowExtensionArray(ids.column("award_id").combine_chunks()), index=drafts.index)

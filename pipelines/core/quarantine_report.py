@@ -52,11 +52,13 @@ def render(problems: pd.DataFrame, organisation: str) -> dict[str, str]:
     return {"index.html": page, "quarantine.csv": write_table(",", COLUMNS, rows)}
 
 
-def publish(con: duckdb.DuckDBPyConnection, organisation: str, out_dir: Path) -> Path | None:
+def publish(con: duckdb.DuckDBPyConnection, organisation: str, out_dir: Path,
+            problems: pd.DataFrame | None = None) -> Path | None:
     """Rewrite the report when its list changed (None when it did not): a night with the same open
-    problems publishes nothing, and an organisation that never had one has no report."""
+    problems publishes nothing, and an organisation that never had one has no report. `problems`:
+    open_problems(con, organisation) when the caller has it already."""
     target = out_dir / "quarantine"
-    problems = open_problems(con, organisation)
+    problems = open_problems(con, organisation) if problems is None else problems
     files = render(problems, organisation)
     previous = target / "quarantine.csv"
     if (not target.exists() and problems.empty) or (

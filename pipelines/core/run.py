@@ -515,7 +515,8 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             months = set(affected.get(organisation, []))
             for path in system.publish(ctx, con, org, months, out_dir):
                 published.append(str(path))
-            report = quarantine_report.publish(con, organisation, out_dir)
+            problems = quarantine_report.open_problems(con, organisation)  # the report's and the index's
+            report = quarantine_report.publish(con, organisation, out_dir, problems)
             if report is not None:
                 published.append(str(report))
             # the site's index and player pages link what the systems published (pipelines/core/site.py)
@@ -529,7 +530,8 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
                                                                        names, notes_for, always,
                                                                        getattr(system, "publishes_periods", False),
                                                                        paths.page_index(organisation), sections,
-                                                                       every_page=renamed))
+                                                                       every_page=renamed,
+                                                                       open_problems=len(problems)))
         top = site.publish_site_index(paths.publications, organisations, ctx.data_dir)
         if top is not None:
             published.append(str(top))

@@ -37,7 +37,7 @@ from pipelines.core import charts, corrections
 from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.names import other_spellings, read_aliases
 from pipelines.core.publishing import existing_names, replace_folder
-from pipelines.core.sql import fetch, scratch
+from pipelines.core.sql import arrow, fetch, scratch
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
                          autoescape=select_autoescape(["html", "j2", "atom"]), trim_blocks=True, lstrip_blocks=True)
@@ -122,7 +122,7 @@ def _running_totals(lines: pd.DataFrame | pa.Table) -> pa.Table:
     with scratch() as con:
         columns = ["player_id", "season", "denomination", "event_date", "points"]
         con.register("frame", lines.select(columns) if isinstance(lines, pa.Table) else lines[columns])
-        return con.sql("""
+        return arrow(con, """
             with per_day as (
                 select cast(player_id as varchar) as player_id, cast(season as varchar) as season,
                        cast(denomination as varchar) as denomination, cast(event_date as date) as event_date,
@@ -134,7 +134,7 @@ def _running_totals(lines: pd.DataFrame | pa.Table) -> pa.Table:
                                      rows between unbounded preceding and current row) as total
             from per_day
             order by player_id, season, denomination, event_date
-            """).to_arrow_table()
+            """)
 
 
 def running_total_chart(series: list[tuple[str, list, list]], text: dict[str, str]) -> dict | None:
@@ -433,7 +433,7 @@ def _lines_of(con, organisation: str, pairs: pd.DataFrame) -> pa.Table:
     (exact decimals), with the date as the pages' links name it."""
     con.register("site_pages_due", pairs[["player_id", "season"]])
     try:
-        return con.sql(f"""
+        return arrow(con, f"""
             with standing as ({_STANDING})
             select standing.* replace (cast(standing.season as varchar) as season),
                    cast(standing.event_date as varchar) as date_text
@@ -441,7 +441,7 @@ def _lines_of(con, organisation: str, pairs: pd.DataFrame) -> pa.Table:
             join site_pages_due on standing.player_id = site_pages_due.player_id
                                and cast(standing.season as varchar) = site_pages_due.season
             order by {_LINE_ORDER}
-            """, params={"organisation": organisation}).to_arrow_table()
+            """, {"organisation": organisation})
     finally:
         con.unregister("site_pages_due")
 
@@ -449,9 +449,9 @@ def _lines_of(con, organisation: str, pairs: pd.DataFrame) -> pa.Table:
 def _events_of(con, organisation: str, pages: list[dict], period_pages: bool) -> pd.DataFrame:
     """Every event with standing lines (event_id, event_date, rule_version) and its page: the
     sections' stamps."""
-    events = con.sql(f"""with standing as ({_STANDING})
+    events = arrow(con, f"""with standing as ({_STANDING})
         select distinct event_id, event_date, cast(event_date as varchar) as date_text, rule_version from standing""",
-                     params={"organisation": organisation}).to_arrow_table()
+                   {"organisation": organisation})
     page = event_page_column(events.column("event_id"), events.column("date_text"), pages, organisation, period_pages)
     return events.append_column("event_page", page).to_pandas(types_mapper=pd.ArrowDtype)
 
@@ -459,7 +459,8 @@ def _events_of(con, organisation: str, pages: list[dict], period_pages: bool) ->
 def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_dir: Path,
                          names: pd.DataFrame | None = None, notes_for=None, always: set[str] = frozenset(),
                          period_pages: bool = False, page_index: Path | None = None,
-                         section_titles: dict[str, str] | None = None, every_page: bool = False) -> list[Path]:
+                         section_titles: dict[str, str] | None = None, every_page: bool = False,
+                         open_problems: int | None = None) -> list[Path]:
     """The organisation's index and the player pages this run touched (or that are missing).
     `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
     register); where the id is the name (mahjong, backgammon) there are none. `notes_for(players)`:
@@ -472,6 +473,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     that a night reads only the pages that changed. `section_titles` (folder → title): how the
     sections are named (the Swedish clubs' names); else by their folder. `every_page`: every
     player page and earlier season's page is rendered (a new member register renames players).
+    `open_problems`: how many problems the quarantine report lists (counted here when not given).
 
     A player's page holds the balances of every season, and the chart and lines of the season of
     the player's latest line; each earlier season has a page of its own (season_page_name),
@@ -589,9 +591,10 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     if feed is not None:
         written.append(feed)
     # the report stays on disk once written (with nothing open it says so); linked while it lists a problem
-    from pipelines.core.quarantine_report import open_problems as report_rows
+    if open_problems is None:
+        from pipelines.core.quarantine_report import open_problems as report_rows
 
-    open_problems = len(report_rows(con, organisation))  # exactly what the report lists
+        open_problems = len(report_rows(con, organisation))  # exactly what the report lists
     written += link_pages(out_dir, pages, text, index, section_titles)
     index = index if index is not None else {}
     # the sections' stamps need every event's page; a site without sections (a mahjong league's
