@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # tests/mahjong/reference.py etc. impor
 os.environ.setdefault("POINTLEDGER_DUCKDB_THREADS", "1")
 
 from office import AS_OF, Office  # noqa: E402,F401 - tests/office.py (several conftest modules share the name)
-from pipelines.core.sql import open_database  # noqa: E402
+from pipelines.core.sql import fetch, open_database  # noqa: E402
 
 @pytest.fixture
 def office(tmp_path: Path) -> Office:
@@ -37,7 +37,7 @@ class SampleRun:
     def query(self, sql: str, params=None) -> pd.DataFrame:
         con = open_database(self.state / "warehouse.duckdb", read_only=True)  # (tests/office.py: why)
         try:
-            return con.sql(sql, params=params).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+            return fetch(con, sql, params)
         finally:
             con.close()
 

@@ -13,7 +13,7 @@ import pandas as pd
 
 from pipelines.core import run as nightly
 from pipelines.core.settings import DATA_DIR
-from pipelines.core.sql import open_database
+from pipelines.core.sql import fetch, open_database
 
 AS_OF = date(2026, 12, 2)
 
@@ -97,7 +97,7 @@ class Office:
         costs more than a small query): `with office.reader() as query: query(sql, params)`."""
         con = open_database(self.state / "warehouse.duckdb", read_only=True)
         try:
-            yield lambda sql, params=None: con.sql(sql, params=params).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+            yield lambda sql, params=None: fetch(con, sql, params)
         finally:
             con.close()
 
@@ -106,6 +106,6 @@ class Office:
         # instance for each of the suite's thousand queries would cost 12 ms each
         con = open_database(self.state / "warehouse.duckdb", read_only=True)
         try:
-            return con.sql(sql, params=params).to_arrow_table().to_pandas(types_mapper=pd.ArrowDtype)
+            return fetch(con, sql, params)
         finally:
             con.close()
