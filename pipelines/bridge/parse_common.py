@@ -228,9 +228,12 @@ def _score_number(s: pd.Series) -> tuple[pd.Series, pd.Series]:
     num = num.where(~ew, -num)
     absent = t.isin(["", "-", "?"])
     reason = pd.Series("", index=s.index, dtype="object")
-    reason = reason.mask(~absent & ~digits, "stated score '" + clip_series(raw) + "' is not a number: expected e.g. 420, -50, NS 420 or EW 420")
+    not_number = ~absent & ~digits
+    if not_number.any():  # (the texts only when a row needs one)
+        reason = reason.mask(not_number, "stated score '" + clip_series(raw) + "' is not a number: expected e.g. 420, -50, NS 420 or EW 420")
     too_big = huge | (digits & (num.abs() > MAX_SCORE).fillna(False))
-    reason = reason.mask(too_big, "stated score '" + clip_series(raw) + f"' is not a possible bridge score (scores lie between -{MAX_SCORE} and {MAX_SCORE})")
+    if too_big.any():
+        reason = reason.mask(too_big, "stated score '" + clip_series(raw) + f"' is not a possible bridge score (scores lie between -{MAX_SCORE} and {MAX_SCORE})")
     return num.where(~too_big), reason
 
 
@@ -251,8 +254,9 @@ def _whole_number(text: pd.Series, low: int, high: int, what: str, blank_ok: boo
     num = pd.to_numeric(t.where(digits), errors="coerce").astype("Int64")
     ok = digits & num.between(low, high).fillna(False)
     reason = pd.Series("", index=text.index, dtype="object")
-    blank = t == ""
-    reason = reason.mask(~ok & ~(blank & blank_ok), what + " '" + clip_series(t) + f"' is not a whole number from {low} to {high}")
+    bad = ~ok & ~((t == "") & blank_ok)
+    if bad.any():  # (the texts only when a row needs one)
+        reason = reason.mask(bad, what + " '" + clip_series(t) + f"' is not a whole number from {low} to {high}")
     return num.where(ok), reason
 
 
@@ -288,8 +292,14 @@ def finalise(
     reason = pd.Series("", index=df.index, dtype="object")
 
     def put(mask, text):
+        """The reason `text` for the rows of `mask` that have none yet. `text` may be a function
+        giving it: the reason is then built only when a row needs it (a clean file, the usual
+        case, builds none of the per-row texts)."""
         nonlocal reason
         m = pd.Series(mask, index=df.index).fillna(False).astype(bool) & (reason == "")
+        if not m.any():
+            return
+        text = text() if callable(text) else text
         reason = reason.mask(m, text if isinstance(text, str) else pd.Series(text, index=df.index))
 
     # Full-width digits and letters are read as ASCII wherever a number or code is expected (NFKC),
@@ -297,7 +307,7 @@ def finalise(
     for c, (limit, what) in _TEXT_CELLS.items():
         df[c] = nfkc(df[c])
         n = df[c].str.len()
-        put(n > limit, what + " '" + clip_series(df[c]) + "' is " + n.astype("string") + f" characters long: at most {limit} expected")
+        put(n > limit, lambda: what + " '" + clip_series(df[c]) + "' is " + n.astype("string") + f" characters long: at most {limit} expected")
 
     # Board, session and round numbers
     board, why = _whole_number(df["board"], 1, MAX_BOARD, "board number", blank_ok=False)
@@ -316,7 +326,7 @@ def finalise(
     adj_src = adj_src.mask((adj_src == "") & looks_adjusted(df["score_raw"]), df["score_raw"].astype("string"))
     adj = parse_adjusted(adj_src)
     df["is_adjusted"] = adj["adj_present"]
-    put(adj["adj_present"] & ~adj["adj_ok"], "adjusted score '" + adj_src + "' is not understood: expected AVE+, AVE, AVE-, A60, A60/40 or 60%-40%")
+    put(adj["adj_present"] & ~adj["adj_ok"], lambda: "adjusted score '" + adj_src + "' is not understood: expected AVE+, AVE, AVE-, A60, A60/40 or 60%-40%")
     df = pd.concat([df, adj[["adj_ns_pct", "adj_ew_pct", "adjusted"]]], axis=1)
 
     # Contract, declarer, tricks
@@ -335,7 +345,7 @@ def finalise(
     rot = board_rotation(df["board"].clip(lower=1))
     vul = normalise_vulnerability(df["vulnerable_raw"])
     given = df["vulnerable_raw"].astype("string").fillna("").str.strip() != ""
-    put(given & vul.isna(), "vulnerability '" + df["vulnerable_raw"].astype("string").fillna("") + "' is not None, NS, EW or All")
+    put(given & vul.isna(), lambda: "vulnerability '" + df["vulnerable_raw"].astype("string").fillna("") + "' is not None, NS, EW or All")
     df["vulnerable"] = vul.fillna(pd.Series(rot["vulnerable"].to_numpy(), index=df.index)).astype("str")
     dealer = _norm_seat(df["dealer_raw"])
     df["dealer"] = dealer.where(dealer.isin(["N", "E", "S", "W"]), pd.Series(rot["dealer"].to_numpy(), index=df.index)).astype("str")
@@ -357,7 +367,7 @@ def finalise(
         df["score_ns"] = df["score_ns"].mask(disagree, stated)
         disagree = disagree & False
     tricks_txt = df["tricks"].astype("string").fillna("?")
-    put(disagree, (
+    put(disagree, lambda: (
         "stated score " + stated.astype("string").fillna("") + " for NS disagrees with Law 77: "
         + df["contract"] + " by " + df["declarer"] + ", " + tricks_txt + " tricks, board vulnerability "
         + df["vulnerable"] + " scores " + df["score_ns"].astype("string").fillna("") + " for NS"
@@ -372,7 +382,7 @@ def finalise(
     put(df["ns_pair"] == "", "North-South pair number is missing")
     put(df["ew_pair"] == "", "East-West pair number is missing")
     if pair_numbering == "unique" or teams:
-        put(df["ns_pair"] == df["ew_pair"], "pair " + df["ns_pair"] + " is recorded as playing against itself (NS and EW)")
+        put(df["ns_pair"] == df["ew_pair"], lambda: "pair " + df["ns_pair"] + " is recorded as playing against itself (NS and EW)")
     if entrants is not None and not entrants.empty:
         known = entrants.assign(direction=entrants["direction"].fillna(""))
         for side, col in (("NS", "ns_pair"), ("EW", "ew_pair")):
@@ -386,7 +396,7 @@ def finalise(
                 hit2 = probe.merge(anysec, on=["event_id", "entrant"], how="left")["_known"]
                 hit = hit.fillna(hit2)
             unknown = hit.isna().to_numpy()
-            put(unknown, ("unknown " + ("North-South" if side == "NS" else "East-West") + " pair number "
+            put(unknown, lambda: ("unknown " + ("North-South" if side == "NS" else "East-West") + " pair number "
                           + df[col] + ": it is not in the file's list of " + ("teams" if teams else "pairs")))
 
     # A pair playing a board twice
@@ -411,7 +421,7 @@ def finalise(
         rows = np.unique(d["_i"].to_numpy())
         mask = pd.Series(False, index=df.index)
         mask.iloc[rows] = True
-        put(mask, "a pair has two results on board " + df["board"].astype("string") + " (it appears in more than one traveller line): a pair plays each board once")
+        put(mask, lambda: "a pair has two results on board " + df["board"].astype("string") + " (it appears in more than one traveller line): a pair plays each board once")
 
     # The deal (PBN [Deal "N:AKQ.xx... ..."]) and par (PBN [OptimumScore "NS 620"]) of the board, shown
     # on the notice board: kept when well formed (four hands of 13 cards, 52 different cards; a par of

@@ -201,19 +201,21 @@ def validate_contracts(frame: pd.DataFrame) -> pd.Series:
     adj = frame.get("is_adjusted", pd.Series(False, index=idx)).fillna(False).astype(bool)
     reason = pd.Series("", index=idx, dtype="object")
 
-    def put(mask: pd.Series, text: pd.Series | str) -> None:
+    def put(mask: pd.Series, text) -> None:
+        # `text`: a function giving the reason, built only when a row needs it
         nonlocal reason
         m = mask.fillna(False).astype(bool) & (reason == "") & ~adj
-        reason = reason.mask(m, text)
+        if m.any():
+            reason = reason.mask(m, text())
 
     raw_c = frame["contract_raw"].astype("string").fillna("")
-    put(~frame["contract_ok"], "contract '" + raw_c + "' is not a contract: expected level 1-7, strain C/D/H/S/NT, optional X/XX, or PASS")
+    put(~frame["contract_ok"], lambda: "contract '" + raw_c + "' is not a contract: expected level 1-7, strain C/D/H/S/NT, optional X/XX, or PASS")
     passed = frame["level"] == 0
     decl = frame["declarer"].astype("string").fillna("")
-    put(~passed & ~decl.isin(list(SEATS)), "contract " + raw_c + ": declarer '" + decl + "' is not N, E, S or W")
+    put(~passed & ~decl.isin(list(SEATS)), lambda: "contract " + raw_c + ": declarer '" + decl + "' is not N, E, S or W")
     tr = frame["tricks"]
     res_raw = frame["result_raw"].astype("string").fillna("")
-    put(~passed & tr.isna(), "contract " + raw_c + ": result '" + res_raw + "' is not a trick count (0-13), '=', '+n' or '-n'")
+    put(~passed & tr.isna(), lambda: "contract " + raw_c + ": result '" + res_raw + "' is not a trick count (0-13), '=', '+n' or '-n'")
     bad_range = ~passed & tr.notna() & ((tr < 0) | (tr > 13))
-    put(bad_range, "contract " + raw_c + ": " + tr.astype("string").fillna("") + " tricks is impossible (0 to 13 tricks; result '" + res_raw + "')")
+    put(bad_range, lambda: "contract " + raw_c + ": " + tr.astype("string").fillna("") + " tricks is impossible (0 to 13 tricks; result '" + res_raw + "')")
     return reason

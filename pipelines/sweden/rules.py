@@ -77,9 +77,14 @@ class SwedenRules:
             raise SwedenRulesError(f"parameters.csv has no {name!r} for {version}")
         return frac(row.iloc[0]["value"])
 
-    def scale(self, scale: str, version: str = "se-2009") -> pd.Series:
-        s = self.tables["scales"]
-        return s[(s["rule_version"] == version) & (s["scale"] == scale)].iloc[0]
+    def scale(self, scale: str, version: str = "se-2009") -> dict:
+        """The scale's row of scales.csv (column -> value). Looked up once per scale: the award
+        functions ask for it for every event and size."""
+        key = ("scale", scale, version)
+        if key not in self._cache:
+            s = self.tables["scales"]
+            self._cache[key] = s[(s["rule_version"] == version) & (s["scale"] == scale)].iloc[0].to_dict()
+        return self._cache[key]
 
     def printed_rows(self, table: str, version: str = "se-2009") -> dict[int, list[tuple[str, int]]]:
         key = ("printed", table, version)
