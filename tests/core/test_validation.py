@@ -41,3 +41,57 @@ def test_an_empty_column_keeps_pandera_answer():
     column = pd.Series([], dtype="str")
     string = pandas_engine.STRING()
     assert len(string.check(pandas_engine.Engine.dtype(column.dtype), column)) == 0
+
+
+# failure_cases skips pandera's coercion when every column has its model's type already: the
+# checks, and what they report, are pandera's own either way
+
+def _award_lines(changes: dict[int, dict] | None = None) -> pd.DataFrame:
+    import pyarrow as pa_arrow
+    from decimal import Decimal
+    from datetime import date
+
+    from schemas.common import arrow_schema
+    from schemas.ledger import AwardLine
+
+    row = {"organisation": "o", "system": "mahjong", "event_id": "e", "event_date": date(2026, 11, 3), "player_id": "Ken",
+           "denomination": "league", "points": Decimal("7.00"), "rule_version": "r", "basis": "1st 7 = 7", "season": "s",
+           "source_file": "f", "source_sha256": "a" * 64, "location": "line 4", "award_id": "a1", "run_id": "r1",
+           "entry_type": "award", "reverses_award_id": None, "posted_on": date(2026, 11, 4)}
+    rows = [row, {**row, "player_id": "B", "award_id": "a2"}, {**row, "player_id": "C", "award_id": "a3"}]
+    for i, change in (changes or {}).items():
+        rows[i] = {**rows[i], **change}
+    return pa_arrow.Table.from_pylist(rows, schema=arrow_schema(AwardLine)).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def test_typed_frame_reports_what_pandera_reports():
+    from pipelines.core.validation import failure_cases
+    from schemas.ledger import AwardLine
+
+    frame = _award_lines({1: {"entry_type": "bonus"}, 2: {"award_id": "a1", "basis": ""}})
+    from pipelines.core.validation import _schema_for
+
+    assert _schema_for(AwardLine, frame).coerce is False  # the typed frame skips the coercion
+    _, cases = failure_cases(AwardLine, frame.copy())
+    with pytest.raises(SchemaErrors) as caught:
+        AwardLine.validate(frame.copy(), lazy=True)  # pandera's own, with its coercion
+    expected = caught.value.failure_cases[["index", "column", "check", "failure_case"]]
+    key = ["column", "check", "index"]
+    assert (cases.astype(str).sort_values(key).reset_index(drop=True)
+            .equals(expected.astype(str).sort_values(key).reset_index(drop=True)))
+    assert set(cases["check"]) >= {"isin(['award', 'reversal'])", "str_length(1, None)"}
+
+
+def test_untyped_frame_is_still_coerced():
+    from pipelines.core.validation import failure_cases
+    from schemas.common import arrow_schema
+    from schemas.ledger import AwardLine
+
+    frame = _award_lines().astype({"player_id": object, "points": object})
+    from pipelines.core.validation import _schema_for
+
+    assert _schema_for(AwardLine, frame).coerce is True
+    validated, cases = failure_cases(AwardLine, frame)
+    assert len(cases) == 0
+    assert validated["player_id"].dtype == pd.ArrowDtype(arrow_schema(AwardLine).field("player_id").type)
+    assert validated["points"].dtype == pd.ArrowDtype(arrow_schema(AwardLine).field("points").type)
