@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 from pandera.errors import SchemaErrors
@@ -26,6 +27,7 @@ def failure_cases(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> tuple[
 # already (most frames at a stage boundary), coercing is a copy of every column to the type it has
 # (about a fifth of a small frame's validation). Every check runs the same.
 _UNCOERCED: dict[type, pa.DataFrameSchema] = {}
+_OBJECT = np.dtype("O")
 
 
 def _schema_for(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> pa.DataFrameSchema:
@@ -36,6 +38,11 @@ def _schema_for(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> pa.DataF
     for name, column in schema.columns.items():
         if column.dtype is None or name not in dtypes.index or dtypes[name] != column.dtype.type:
             return schema  # a column to coerce: pandera coerces (and reports what does not)
+        if column.dtype.type == _OBJECT:
+            # a type held in Python objects (pandera's Decimal(p, s), object): its coercion works
+            # on the values (a Decimal is quantized to its scale, a float made a Decimal), so an
+            # object column is no sign that it has nothing to do
+            return schema
     if model not in _UNCOERCED:
         uncoerced = copy.deepcopy(schema)
         uncoerced.coerce = False

@@ -95,3 +95,30 @@ def test_untyped_frame_is_still_coerced():
     assert len(cases) == 0
     assert validated["player_id"].dtype == pd.ArrowDtype(arrow_schema(AwardLine).field("player_id").type)
     assert validated["points"].dtype == pd.ArrowDtype(arrow_schema(AwardLine).field("points").type)
+
+
+class VictoryPoints(pa.DataFrameModel):
+    team: Series[str]
+    vp: Series[pandas_engine.Decimal(6, 2)]
+
+    class Config:
+        strict = True
+        coerce = True
+
+
+def test_a_decimal_column_held_in_objects_is_coerced_as_pandera_does():
+    """An object column looks like the type of pandera's Decimal (held in Python objects), but its
+    coercion works on the values: 12.345 is quantized to 12.34 (half to even, the decimal
+    context's default) and the float 7.5 becomes Decimal('7.50'). Skipping it would have turned
+    both into failures."""
+    from decimal import Decimal
+
+    from pipelines.core.validation import _schema_for, failure_cases
+
+    frame = pd.DataFrame({"team": pd.Series(["A", "B"], dtype="str"),
+                          "vp": pd.Series([Decimal("12.345"), 7.5], dtype=object)})
+    assert _schema_for(VictoryPoints, frame).coerce is True
+    validated, cases = failure_cases(VictoryPoints, frame.copy())
+    assert len(cases) == 0
+    assert validated["vp"].tolist() == [Decimal("12.34"), Decimal("7.50")]
+    assert validated["vp"].tolist() == VictoryPoints.validate(frame.copy(), lazy=True)["vp"].tolist()
