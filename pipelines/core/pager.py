@@ -25,17 +25,27 @@ def kind_of(folder: str) -> tuple[str, str]:
     return parent or ".", _BEFORE_DIGIT.match(name).group(0)
 
 
-def neighbours(pages: list[dict], section_titles: dict[str, str] | None = None) -> dict[str, dict]:
+def neighbours(pages: list[dict], section_titles: dict[str, str] | None = None,
+               groups: dict[tuple[str, str], list[dict]] | None = None) -> dict[str, dict]:
     """{href: {"up": ..., "up_title": ..., "prev": page | None, "next": page | None}} for pages
     of ``published_pages`` (href, title, folder), links relative to each page. `section_titles`:
-    the name of each section, which its pages' up link shows (else the section's folder)."""
-    groups: dict[tuple[str, str], list[dict]] = {}
-    for p in pages:
-        groups.setdefault(kind_of(p["folder"]), []).append(p)
+    the name of each section, which its pages' up link shows (else the section's folder).
+    `groups` ({kind: its pages in folder order}): the pages' kinds as a whole, when `pages` are
+    only some of them (the links of those pages only are made)."""
+    wanted = None
+    if groups is None:
+        groups = {}
+        for p in pages:
+            groups.setdefault(kind_of(p["folder"]), []).append(p)
+        for group in groups.values():
+            group.sort(key=lambda p: p["folder"])
+    else:
+        wanted = {p["href"] for p in pages}
     out = {}
     for group in groups.values():
-        group.sort(key=lambda p: p["folder"])
         for i, p in enumerate(group):
+            if wanted is not None and p["href"] not in wanted:
+                continue
             # up: the page's section (a club's page listing its events) or the organisation's index
             section = p["folder"].split("/", 1)[0] if "/" in p["folder"] else ""
             out[p["href"]] = {"up": _relative(p["href"], f"{section}/index.html" if section else "index.html"),

@@ -15,6 +15,7 @@ follows its input.
 """
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -349,19 +350,47 @@ def publish_sections(out_dir: Path, pages: list[dict], titles: dict[str, str], s
 def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: dict | None = None,
                section_titles: dict[str, str] | None = None) -> list[Path]:
     """Up / previous / next links on every published page (pipelines/core/pager.py); a page is
-    rewritten only when its links change. The links of a kind of page (pager.kind_of) can change
-    only when one of its pages is new, rewritten or removed: only those kinds are linked again, so
-    a night's cost follows its pages, not the site's (a federation has tens of thousands)."""
+    rewritten only when its links change. A page's links name its section and its two neighbours
+    of its kind (pager.kind_of), so they can change only for a page that is new or rewritten, the
+    pages next to it, and the pages next to a removed one: only those are linked again, so a
+    night's cost follows its pages, not the site's (a federation has tens of thousands; a club's
+    two years of events are one kind). When the pager's labels or a section's title change (a club
+    renamed), every page of the site is linked again."""
     index = index if index is not None else {}
     known = index.setdefault("pages", {})
     hrefs = {p["href"] for p in pages}
     removed = [href for href in known if href not in hrefs]
-    dirty = {pager.kind_of(p["folder"]) for p in pages if p.get("changed", True) or p["href"] not in known}
+    labels = {"nav": pager.nav_html(_PAGER_PROBE, text), "sections": dict(sorted((section_titles or {}).items()))}
+    relabelled = index.get("pager") != labels
+    index["pager"] = labels
+
+    def is_new(p: dict) -> bool:
+        return relabelled or p.get("changed", True) or p["href"] not in known
+
+    dirty = {pager.kind_of(p["folder"]) for p in pages if is_new(p)}
     dirty |= {pager.kind_of(href.rpartition("/")[0]) for href in removed}
+    gone: dict[tuple[str, str], list[str]] = {}
     for href in removed:
+        gone.setdefault(pager.kind_of(href.rpartition("/")[0]), []).append(href.rpartition("/")[0])
         del known[href]
-    due = [p for p in pages if pager.kind_of(p["folder"]) in dirty]
-    links = pager.neighbours(due, section_titles)
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for p in pages:
+        kind = pager.kind_of(p["folder"])
+        if kind in dirty:
+            groups.setdefault(kind, []).append(p)
+    due = []
+    for kind, group in groups.items():
+        group.sort(key=lambda p: p["folder"])
+        marked = set()
+        for i, p in enumerate(group):
+            if is_new(p):
+                marked.update((i - 1, i, i + 1))
+        folders = [p["folder"] for p in group]
+        for folder in gone.get(kind, []):
+            at = bisect.bisect_left(folders, folder)  # its old neighbours are now next to each other
+            marked.update((at - 1, at))
+        due.extend(group[i] for i in sorted(marked) if 0 <= i < len(group))
+    links = pager.neighbours(due, section_titles, groups=groups)
     written = []
     for p in due:
         path = out_dir / p["href"]
@@ -375,6 +404,11 @@ def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: di
             written.append(path)
         known[p["href"]] = [p["title"], _stamp(str(path)), digest]
     return written
+
+
+# A page's links as the pager writes them: when the pager's words (the site's messages) or its
+# markup change, this probe's links change, and every page is linked again
+_PAGER_PROBE = {"up": "index.html", "up_title": None, "prev": {"href": "p", "title": "p"}, "next": {"href": "n", "title": "n"}}
 
 
 def _unescape(text: str) -> str:

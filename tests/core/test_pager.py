@@ -186,3 +186,61 @@ def test_a_night_lists_only_the_folders_that_changed(tmp_path, monkeypatch):
     cache = tmp_path / "cache" / "org.json"
     site._save_index(cache, index)
     assert site._load_index(cache) == index
+
+
+def test_a_night_links_the_changed_pages_and_their_neighbours_only_and_every_link_is_a_full_relinks(tmp_path, monkeypatch):
+    """A club's events are one kind of page: a new event changes the links of its two neighbours
+    only, a removed one those of the two pages it stood between, a new title those of its
+    neighbours; a renamed club every page of the site. After each night every page's links are
+    what linking the whole site from scratch gives (pager.neighbours over every page)."""
+    import shutil
+
+    from pipelines.core import pager, site
+    from pipelines.core.publishing import replace_folder
+
+    out = tmp_path / "org"
+
+    def event(folder: str, title: str | None = None) -> None:
+        replace_folder(out / "bk-a" / folder, {"index.html": f"<html><head><title>{title or folder}</title></head><body>\n</body></html>"})
+
+    for day in (3, 10, 17, 24):
+        event(f"2024-09-{day:02d}-tisdag")
+    for day in (1, 8, 15, 22, 29):
+        event(f"2024-10-{day:02d}-tisdag")
+    text = {"up": "up", "pages": "pages"}
+    titles = {"bk-a": "BK Alfa"}
+    index: dict = {}
+    site.link_pages(out, site.published_pages(out, index), text, index, titles)
+
+    def links_as_a_full_relink() -> dict[str, str]:
+        pages = site.published_pages(out, {})
+        links = pager.neighbours(pages, titles)
+        return {p["href"]: pager.nav_html(links[p["href"]], text) for p in pages}
+
+    def links_on_the_pages() -> dict[str, str]:
+        return {f"bk-a/{f.name}/index.html": pager._NAV.search((f / "index.html").read_text(encoding="utf-8")).group(0)
+                for f in (out / "bk-a").iterdir() if (f / "index.html").is_file()}
+
+    made = []
+    real_nav_html = pager.nav_html
+    monkeypatch.setattr(pager, "nav_html", lambda links, text: made.append(links.get("prev")) or real_nav_html(links, text))
+
+    def night() -> int:
+        made.clear()
+        site.link_pages(out, site.published_pages(out, index), text, index, titles)
+        linked = len(made) - 1  # the pages whose links were made (the first call is the pager's probe)
+        assert links_on_the_pages() == links_as_a_full_relink()
+        return linked
+
+    assert night() == 0  # nothing new
+    event("2024-09-20-fredag")  # between the 17th and the 24th (a kind of its own: 'fredag' is after the date)
+    event("2024-09-19-tisdag")  # between the 17th and the 24th
+    assert night() == 3 + 1  # the Tuesday and its two neighbours; the Friday alone in its kind
+    shutil.rmtree(out / "bk-a" / "2024-10-08-tisdag")
+    assert night() == 2  # the 1st and the 15th of October, now next to each other
+    event("2024-10-15-tisdag", "Höstens tävling")
+    assert night() == 3
+    assert "Höstens tävling" in (out / "bk-a" / "2024-10-22-tisdag" / "index.html").read_text(encoding="utf-8")
+    titles = {"bk-a": "BK Alfa Göteborg"}
+    assert night() == 10  # every page: its up link names the club
+    assert "BK Alfa Göteborg" in (out / "bk-a" / "2024-09-03-tisdag" / "index.html").read_text(encoding="utf-8")
