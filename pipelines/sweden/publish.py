@@ -97,7 +97,7 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     # the events that stand, and of them the ones to render: those this run posted (an event's
     # page shows only its own rows), and any other whose page is missing; only their rows are
     # read (a federation's history has a million)
-    standing = fetch(con, "select distinct event_id, event_date from se_results where organisation = ?", [organisation])
+    standing = fetch(con, "select distinct event_id, event_date from se_result_rows where organisation = ?", [organisation])
     standing = standing.assign(event_id=standing["event_id"].astype(str))
     in_month = standing["event_date"].astype(str).str[:7].isin(affected_months)
     if runs is not None and not every_event:

@@ -133,7 +133,7 @@ class SwedenSystem:
     name = SYSTEM_NAME
     accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"se_results": SeResult, **SB.LAKE_TABLES}
-    warehouse_sql = (["warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees", "warehouse/se_levels", "warehouse/se_level_changes",
+    warehouse_sql = (["warehouse/se_result_rows", "warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees", "warehouse/se_levels", "warehouse/se_level_changes",
                       "warehouse/se_promotions", "warehouse/se_level_reversals", "warehouse/se_ranking_results",
                       "warehouse/se_ranking", "warehouse/se_conversion_fees"] + SB.WAREHOUSE_SQL)
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "

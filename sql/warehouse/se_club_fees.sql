@@ -2,11 +2,11 @@
 -- Grain: one row per club, month, level and form: the club fee charged per player and session
 -- (speltillfälle) as the seed's table says (fees.csv), sessions weighted by boards
 -- (session_weights.csv: a bronze event of fewer than 18 boards is half a session).
--- Inputs: se_results, se_fee_rates, se_session_weights. Parameters: none.
+-- Inputs: se_result_rows, se_fee_rates, se_session_weights. Parameters: none.
 with
 
 results as (
-    select * from se_results
+    select * from se_result_rows
 ),
 
 fee_rates as (

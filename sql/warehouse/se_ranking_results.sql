@@ -9,13 +9,13 @@
 -- event (a reserve who played too little got nothing, and gets no ranking points either).
 -- A finished team series (its final standings posted) is one result per player, dated at its last
 -- match, on the points the player played (no bonus; lake se_series_ranking, current file version).
--- Inputs: se_results, awards, lake_se_series_ranking, sources, se_members, runs,
+-- Inputs: se_result_rows, awards, lake_se_series_ranking, sources, se_members, runs,
 -- se_ranking_parameters. Parameters: none (the as-of date is the last run's, the window and count
 -- the rule version in effect on it).
 with
 
 results as (
-    select * from se_results
+    select * from se_result_rows
 ),
 
 members as (

@@ -68,7 +68,7 @@ def ranking_warehouse(results: list[tuple], runs: list[tuple], unpaid: tuple = (
     r = r.assign(organisation=ORG, event_name=r["event_id"], level="silver", club="10001", competition="", place_label="1", entrant="1", rp_players="",
                  sp=r["rp"], gp=0, rp_basis="", event_date=pd.to_datetime(r["event_date"]).dt.date)
     con.register("_r", r)
-    con.execute("create table se_results as select * replace (cast(rp as decimal(12, 2)) as rp, [members] as members) from _r")
+    con.execute("create table se_result_rows as select * replace (cast(rp as decimal(12, 2)) as rp, [members] as members) from _r")
     # the ledger: each member's sp from each result (a member marked "-" in `unpaid` got nothing)
     paid = r[~r["members"].isin(unpaid)]
     con.register("_a", pd.DataFrame({"organisation": ORG, "system": "sweden", "event_id": paid["event_id"],
