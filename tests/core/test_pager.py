@@ -188,7 +188,7 @@ def test_a_night_lists_only_the_folders_that_changed(tmp_path, monkeypatch):
     assert site._load_index(cache) == index
 
 
-def test_a_night_links_the_changed_pages_and_their_neighbours_only_and_every_link_is_a_full_relinks(tmp_path, monkeypatch):
+def test_a_night_links_the_changed_pages_and_their_neighbours_only_and_every_link_is_as_a_full_relink(tmp_path, monkeypatch):
     """A club's events are one kind of page: a new event changes the links of its two neighbours
     only, a removed one those of the two pages it stood between, a new title those of its
     neighbours; a renamed club every page of the site. After each night every page's links are
