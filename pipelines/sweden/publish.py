@@ -19,6 +19,7 @@ import pandas as pd
 import pyarrow as pa
 from pipelines.core.templating import template_env
 
+from pipelines.core.dates import month_keys
 from pipelines.core.publishing import (existing_names, folder_holds, markdown_safe, remove_withdrawn_events, replace_folder,
                                         spreadsheet_safe)
 from pipelines.core.sql import fetch
@@ -152,12 +153,14 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
                 continue
             replace_folder(target, files)
             written.append(target)
-    # events whose list no longer stands (corrected away, fully quarantined): no page, as in a fresh run
-    ever = fetch(con, "select distinct event_id, event_date from internal.lake_se_results where organisation = ?", [organisation])
+    # events whose list no longer stands (corrected away, fully quarantined): no page, as in a fresh run.
+    # Only the touched months can lose an event or a club month page: the events ever posted are
+    # read for those months, and the standing ones taken from those months (not the history's)
+    ever = fetch(con, "select distinct event_id, event_date from internal.lake_se_results where organisation = ? "
+                      "and strftime(event_date, '%Y-%m') in (select unnest(?::varchar[]))", [organisation, sorted(affected_months)])
+    standing = standing[month_keys(standing["event_date"]).isin(affected_months).fillna(False).to_numpy(dtype=bool)]
     remove_withdrawn_events(out_dir, organisation, ever, set(standing["event_id"].astype(str)), affected_months)
     # a monthly page per club (and none for a club month whose every event was withdrawn)
-    # (only the touched months can lose their page: the club months of those, not of the history)
-    ever, standing = (f[f["event_date"].astype(str).str[:7].isin(affected_months)] for f in (ever, standing))
     ever_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(ever["event_id"], ever["event_date"]) if str(e).count("/") >= 2}
     standing_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(standing["event_id"], standing["event_date"]) if str(e).count("/") >= 2}
     for slug, month in ever_months - standing_months:
