@@ -15,6 +15,7 @@ from datetime import date
 import pandas as pd
 
 from pipelines.core.keyvalue import decode, read_key_values
+from pipelines.core.ranks import competition_ranks, repeated
 from pipelines.core.text import clip, split_line
 
 FALLBACKS = ("cp1252", "latin-1")
@@ -470,22 +471,21 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
         return None, problems
     st = pd.DataFrame(rows)
     # places must be competition ranks in each section: 1, 2, 2, 4 ... (a tie takes the places after it)
-    expected = st.groupby("section")["place"].rank(method="min").astype(int)
-    wrong = (st["place"] != expected).to_numpy()
+    expected = competition_ranks(st["section"], st["place"])
+    wrong = st["place"].to_numpy() != expected
     # only the offending lines are visited (usually none)
     for r, want in zip(st[wrong].itertuples(), expected[wrong]) if wrong.any() else ():
-        if r.place != want:
-            _q(problems, source_file, r.location, f"plac: expected {want} ({want - 1} entrant(s) placed before it"
-                                                  f"{' in ' + r.section if r.section else ''}), found {r.place}; tied entrants "
-                                                  "share a place and the next one is placed after all of them (1, 2=, 2=, 4)")
+        _q(problems, source_file, r.location, f"plac: expected {want} ({want - 1} entrant(s) placed before it"
+                                              f"{' in ' + r.section if r.section else ''}), found {r.place}; tied entrants "
+                                              "share a place and the next one is placed after all of them (1, 2=, 2=, 4)")
     if st["hcp_place"].notna().any():
         h = st[st["hcp_place"].notna()]
-        hexp = h.groupby("section")["hcp_place"].rank(method="min").astype(int)
-        for r, want in zip(h.itertuples(), hexp):
-            if int(r.hcp_place) != want:
-                _q(problems, source_file, r.location, f"hcp_plac: expected {want}, found {int(r.hcp_place)} (places on the "
-                                                      "handicap list are ranks: 1, 2=, 2=, 4)")
-    twice = st.duplicated(["section", "entrant"], keep=False).to_numpy()
+        hexp = competition_ranks(h["section"], h["hcp_place"])
+        hwrong = h["hcp_place"].to_numpy(dtype="int64") != hexp
+        for r, want in zip(h[hwrong].itertuples(), hexp[hwrong]) if hwrong.any() else ():
+            _q(problems, source_file, r.location, f"hcp_plac: expected {want}, found {int(r.hcp_place)} (places on the "
+                                                  "handicap list are ranks: 1, 2=, 2=, 4)")
+    twice = repeated(st["section"], st["entrant"])
     for r in st[twice].itertuples() if twice.any() else ():
         _q(problems, source_file, r.location, f"par: entrant {r.entrant!r} is listed twice")
     return (None if problems else st), problems

@@ -6,6 +6,7 @@ written as "2/3" or "1.15" become exact ``Fraction`` objects here.
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -63,12 +64,15 @@ class SwedenRules:
         return self._cache[key]
 
     def _for_date(self, when) -> str:
-        versions = self.tables["rule_versions"].assign(d=lambda d: pd.to_datetime(d["effective_from"]))
-        ok = versions[versions["d"] <= pd.Timestamp(when)]
-        if ok.empty:
+        if "versions" not in self._cache:  # (effective date, version) in date order, read once
+            versions = self.tables["rule_versions"]
+            self._cache["versions"] = sorted(zip(pd.to_datetime(versions["effective_from"]), versions["rule_version"].astype(str)))
+        versions = self._cache["versions"]
+        at = bisect.bisect_right([d for d, _ in versions], pd.Timestamp(when))
+        if at == 0:
             raise SwedenRulesError(f"no Swedish rule version in effect on {pd.Timestamp(when).date()} "
-                                   f"(the first takes effect {versions['d'].min().date()})")
-        return str(ok.sort_values("d").iloc[-1]["rule_version"])
+                                   f"(the first takes effect {versions[0][0].date()})")
+        return versions[at - 1][1]
 
     def param(self, name: str, version: str = "se-2009") -> Fraction:
         p = self.tables["parameters"]

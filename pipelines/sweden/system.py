@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
+from pipelines.core.ranks import repeated
 from pipelines.core.settings import cached_by_content
 from pipelines.core.text import clip
 from pipelines.sweden import awards as A
@@ -300,13 +301,15 @@ class _Batch:
         self._history()
         self.pending: list[tuple] = []
         # the members of every result list of the night at once: known to the register? listed twice?
+        # Only the lists with an unknown or repeated member are kept, per list (usually none of them)
         self.flat = {}
         if parsed and self.members is not None:
-            allm = pd.concat([st[["location", "entrant", "members"]].assign(key=key) for key, ev, st, files in parsed],
-                             ignore_index=True).explode("members")
+            lists = pd.concat([st for _, _, st, _ in parsed], ignore_index=True)
+            keys = np.repeat([key for key, _, _, _ in parsed], [len(st) for _, _, st, _ in parsed])
+            allm = lists[["location", "entrant", "members"]].assign(key=keys).explode("members")
             allm = allm.assign(known=allm["members"].isin(self.members.index),
-                               twice=allm.duplicated(["key", "members"], keep=False))
-            self.flat = dict(tuple(allm.groupby("key", sort=False)))
+                               twice=repeated(allm["key"], allm["members"]))
+            self.flat = dict(tuple(allm[~allm["known"] | allm["twice"]].groupby("key", sort=False)))
         for key, ev, st, files in parsed:
             self._score(key, ev, st, files)
         # every competition of the night scored at once (one SQL pass), then posted event by event
@@ -446,17 +449,17 @@ class _Batch:
             problems.append(("whole file", str(error)))
             version = None
         # members: known, or guests
-        flat = self.flat.get(key)
-        unknown = flat[~flat["known"]]
-        guests = sorted(set(unknown["members"]))
-        if len(unknown) and not ev["gäster"]:  # (itertuples only over offending rows: pyarrow columns make it costly)
+        flat = self.flat.get(key)  # the list's unknown and repeated members (None: it has none)
+        unknown = flat[~flat["known"]] if flat is not None else None
+        guests = sorted(set(unknown["members"])) if unknown is not None else []
+        if guests and not ev["gäster"]:  # (itertuples only over offending rows: pyarrow columns make it costly)
             for r in unknown.itertuples():
                 self._reject(st_file.source_file, r.location,
                              f"medlemmar: member number {r.members} is not in the member register; correct the number, or put "
                              "'gäster: ja' in the event file if non-members may play (they get no points)")
             problems.append(("whole file", f"{len(unknown)} unknown member number(s)"))
-        twice = flat[flat["twice"]] if flat["twice"].any() else flat.iloc[:0]
-        for r in (twice.drop_duplicates("members").itertuples() if len(twice) else ()):
+        twice = flat[flat["twice"]] if flat is not None and flat["twice"].any() else None
+        for r in (twice.drop_duplicates("members").itertuples() if twice is not None else ()):
             problems.append((r.location, f"medlemmar: member {r.members} plays for more than one entrant"))
         if ev["form"] == "lagbarometer":
             tie = st.duplicated(["section", "place"], keep=False).to_numpy()
@@ -475,7 +478,10 @@ class _Batch:
                                            f"({', '.join(sorted(R.kinds(self.rules, version)))})"))
         comps = []
         if not problems and version is not None:
-            for section, part in st.groupby("section", sort=True):
+            # one section (most events): the list itself, not a groupby's copy
+            sections = st["section"].unique()
+            parts = [(sections[0], st)] if len(sections) == 1 else st.groupby("section", sort=True)
+            for section, part in parts:
                 n = len(part)
                 evc = dict(ev, division=int(section) if ev["divisions"] else None)
                 why = A.check_requirements(self.rules, evc, n, section)

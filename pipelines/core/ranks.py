@@ -1,0 +1,45 @@
+"""Places within groups, computed on NumPy arrays: a result list's checks run once per file, and on
+a list of a few dozen lines pandas' groupby and duplicated cost ten times the work itself (about
+0.5 ms a file; a federation's history reads 90,000 files)."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _codes(values) -> np.ndarray:
+    """Each value's position among the sorted distinct values (equal values, equal codes)."""
+    return np.unique(np.asarray(values).astype(str), return_inverse=True)[1].reshape(-1)
+
+
+def competition_ranks(groups, values) -> np.ndarray:
+    """The competition rank ("1224" ranking) of each value within its group, as pandas'
+    `groupby(groups)[values].rank(method="min")` gives it: tied values share the lowest place and
+    the next value is placed after all of them (1, 2, 2, 4)."""
+    values = np.asarray(values, dtype=np.int64)
+    if len(values) == 0:
+        return values
+    codes = _codes(groups)
+    order = np.lexsort((values, codes))
+    group, value = codes[order], values[order]
+    position = np.arange(len(value))
+    new_group = np.r_[True, group[1:] != group[:-1]]
+    new_value = new_group | np.r_[True, value[1:] != value[:-1]]
+    ranks = (np.maximum.accumulate(np.where(new_value, position, 0))
+             - np.maximum.accumulate(np.where(new_group, position, 0)) + 1)
+    out = np.empty_like(ranks)
+    out[order] = ranks
+    return out
+
+
+def repeated(*keys) -> np.ndarray:
+    """Whether each row's combination of `keys` occurs more than once (pandas'
+    `duplicated(keep=False)`): every row of a repeated combination is marked."""
+    if len(keys[0]) == 0:
+        return np.zeros(0, dtype=bool)
+    combined = np.zeros(len(keys[0]), dtype=np.int64)
+    for key in keys:
+        codes = _codes(key)
+        # coded again after each key: the combined codes stay below the number of rows
+        combined = np.unique(combined * (int(codes.max()) + 1) + codes, return_inverse=True)[1].reshape(-1)
+    _, inverse, counts = np.unique(combined, return_inverse=True, return_counts=True)
+    return counts[inverse.reshape(-1)] > 1
