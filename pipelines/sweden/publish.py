@@ -142,7 +142,8 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
     home = _home_clubs(con)
     written = []
     if len(rows):
-        records = page_rows(rows, home).to_dict("records")
+        # (Arrow's to_pylist: the same Python values as to_dict, without a pandas call per cell)
+        records = pa.Table.from_pandas(page_rows(rows, home), preserve_index=False).to_pylist()
         for event_id, group in itertools.groupby(records, key=lambda r: r["event_id"]):
             rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
             target = out_dir / rel
