@@ -11,14 +11,24 @@ def _codes(values) -> np.ndarray:
     return np.unique(np.asarray(values).astype(str), return_inverse=True)[1].reshape(-1)
 
 
-def competition_ranks(groups, values) -> np.ndarray:
-    """The competition rank ("1224" ranking) of each value within its group, as pandas'
-    `groupby(groups)[values].rank(method="min")` gives it: tied values share the lowest place and
-    the next value is placed after all of them (1, 2, 2, 4)."""
+def _group_codes(keys) -> np.ndarray:
+    """One code per row for its combination of `keys` (equal combinations, equal codes)."""
+    combined = np.zeros(len(keys[0]), dtype=np.int64)
+    for key in keys:
+        codes = _codes(key)
+        # coded again after each key: the combined codes stay below the number of rows
+        combined = np.unique(combined * (int(codes.max()) + 1) + codes, return_inverse=True)[1].reshape(-1)
+    return combined
+
+
+def competition_ranks(values, *groups) -> np.ndarray:
+    """The competition rank ("1224" ranking) of each value within its group (the combination of
+    `groups`), as pandas' `groupby(groups)[values].rank(method="min")` gives it: tied values share
+    the lowest place and the next value is placed after all of them (1, 2, 2, 4)."""
     values = np.asarray(values, dtype=np.int64)
     if len(values) == 0:
         return values
-    codes = _codes(groups)
+    codes = _group_codes(groups) if groups else np.zeros(len(values), dtype=np.int64)
     order = np.lexsort((values, codes))
     group, value = codes[order], values[order]
     position = np.arange(len(value))
@@ -36,10 +46,5 @@ def repeated(*keys) -> np.ndarray:
     `duplicated(keep=False)`): every row of a repeated combination is marked."""
     if len(keys[0]) == 0:
         return np.zeros(0, dtype=bool)
-    combined = np.zeros(len(keys[0]), dtype=np.int64)
-    for key in keys:
-        codes = _codes(key)
-        # coded again after each key: the combined codes stay below the number of rows
-        combined = np.unique(combined * (int(codes.max()) + 1) + codes, return_inverse=True)[1].reshape(-1)
-    _, inverse, counts = np.unique(combined, return_inverse=True, return_counts=True)
+    _, inverse, counts = np.unique(_group_codes(keys), return_inverse=True, return_counts=True)
     return counts[inverse.reshape(-1)] > 1

@@ -21,6 +21,7 @@ from pathlib import PurePosixPath
 import pandas as pd
 
 from pipelines.core.keyvalue import decode, read_key_values
+from pipelines.core.ranks import competition_ranks
 from pipelines.core.register import read_register, shown_names
 from pipelines.core.text import physical_lines
 from pipelines.jcbl.awards import make_event, quarantine_frame
@@ -406,15 +407,14 @@ def parse_standings(source_file: str, data: bytes):
         for (unit, pid), g in ex[ex.duplicated(["unit", "pid"], keep=False)].groupby(["unit", "pid"]):
             problems.append((source_file, ", ".join(g["location"]), f"player {pid} is in more than one {unit}"))
         # ranks within each field (unit, flight) must be competition ranks: 1, 2, 3=, 3=, 5 ...
-        for (unit, flight), g in ([] if line_problems else st.groupby(["unit", "flight"])):
-            g = g.sort_values("rank", kind="stable")
-            expected = g["rank"].rank(method="min").astype(int)
-            off = g[g["rank"] != expected]
-            if len(off):
-                r0 = off.iloc[0]
-                problems.append((source_file, r0["location"],
-                                 f"{unit}s{' of flight ' + flight if flight else ''}: expected rank {expected[r0.name]} here "
-                                 f"(ties share a rank and the next rank skips: 1, 2, 3=, 3=, 5), found {r0['rank']}; is an entrant missing?"))
+        if not line_problems:
+            expected = competition_ranks(st["rank"], st["unit"], st["flight"])
+            off = st.assign(expected=expected)[st["rank"].to_numpy() != expected]
+            # the first wrong rank of each field, in rank order
+            for r0 in off.sort_values(["unit", "flight", "rank"], kind="stable").drop_duplicates(["unit", "flight"]).itertuples():
+                problems.append((source_file, r0.location,
+                                 f"{r0.unit}s{' of flight ' + r0.flight if r0.flight else ''}: expected rank {r0.expected} here "
+                                 f"(ties share a rank and the next rank skips: 1, 2, 3=, 3=, 5), found {r0.rank}; is an entrant missing?"))
     if problems:
         n_bad = len({p[1] for p in problems})
         problems.append((source_file, "file", f"standings held back: {n_bad} problem line(s) among {len(lines) - 1}; "

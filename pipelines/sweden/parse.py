@@ -471,7 +471,7 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
         return None, problems
     st = pd.DataFrame(rows)
     # places must be competition ranks in each section: 1, 2, 2, 4 ... (a tie takes the places after it)
-    expected = competition_ranks(st["section"], st["place"])
+    expected = competition_ranks(st["place"], st["section"])
     wrong = st["place"].to_numpy() != expected
     # only the offending lines are visited (usually none)
     for r, want in zip(st[wrong].itertuples(), expected[wrong]) if wrong.any() else ():
@@ -480,7 +480,7 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
                                               "share a place and the next one is placed after all of them (1, 2=, 2=, 4)")
     if st["hcp_place"].notna().any():
         h = st[st["hcp_place"].notna()]
-        hexp = competition_ranks(h["section"], h["hcp_place"])
+        hexp = competition_ranks(h["hcp_place"], h["section"])
         hwrong = h["hcp_place"].to_numpy(dtype="int64") != hexp
         for r, want in zip(h[hwrong].itertuples(), hexp[hwrong]) if hwrong.any() else ():
             _q(problems, source_file, r.location, f"hcp_plac: expected {want}, found {int(r.hcp_place)} (places on the "

@@ -12,11 +12,11 @@ from pipelines.core.ranks import competition_ranks, repeated
 
 def test_ties_share_the_lowest_place_and_the_next_is_placed_after_them():
     # places as a result list prints them: 1, 2=, 2=, 4; within each section separately
-    assert competition_ranks(["", "", "", ""], [1, 2, 2, 4]).tolist() == [1, 2, 2, 4]
+    assert competition_ranks([1, 2, 2, 4], ["", "", "", ""]).tolist() == [1, 2, 2, 4]
     # a list whose places skip nothing where they should skip: the 4th line should be 4, not 3
-    assert competition_ranks(["", "", "", ""], [1, 2, 2, 3]).tolist() == [1, 2, 2, 4]
+    assert competition_ranks([1, 2, 2, 3], ["", "", "", ""]).tolist() == [1, 2, 2, 4]
     # two sections (NS and ÖV of a Mitchell), lines interleaved and out of order
-    assert competition_ranks(["NS", "ÖV", "NS", "ÖV", "NS"], [2, 1, 1, 1, 2]).tolist() == [2, 1, 1, 1, 2]
+    assert competition_ranks([2, 1, 1, 1, 2], ["NS", "ÖV", "NS", "ÖV", "NS"]).tolist() == [2, 1, 1, 1, 2]
     assert competition_ranks([], []).tolist() == []
 
 
@@ -35,7 +35,11 @@ rows = st.lists(st.tuples(st.sampled_from(["", "A", "B", "ÖV"]), st.integers(1,
 @given(rows)
 def test_the_same_as_pandas(lines):
     frame = pd.DataFrame(lines, columns=["section", "place", "entrant"]).astype({"place": "int64"})
-    ranks = competition_ranks(frame["section"], frame["place"])
+    ranks = competition_ranks(frame["place"], frame["section"])
     assert ranks.tolist() == frame.groupby("section")["place"].rank(method="min").astype("int64").tolist()
+    # two keys (a JCBL field: unit and flight), and none (one field)
+    assert competition_ranks(frame["place"], frame["section"], frame["entrant"]).tolist() == \
+        frame.groupby(["section", "entrant"])["place"].rank(method="min").astype("int64").tolist()
+    assert competition_ranks(frame["place"]).tolist() == frame["place"].rank(method="min").astype("int64").tolist()
     assert repeated(frame["section"], frame["entrant"]).tolist() == frame.duplicated(["section", "entrant"], keep=False).tolist()
     assert isinstance(ranks, np.ndarray)
