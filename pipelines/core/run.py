@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core import inbox, ledger, quarantine_report, site, warehouse
+from pipelines.core import inbox, ledger, parallel, quarantine_report, site, warehouse
 from pipelines.core.dates import month_keys
 from pipelines.core.lake import Lake, StagedRun, write_json_atomically
 from pipelines.core.processing import process_isolated
@@ -169,6 +169,7 @@ def run(
     instead of tonight's new files, re-derive the posted history in its range (same lock, same
     atomic commit)."""
     duckdb_config()  # a wrong POINTLEDGER_DUCKDB_THREADS stops the run before it reads anything
+    parallel.workers()  # and so does a wrong POINTLEDGER_WORKERS
     paths = StatePaths(Path(state_dir))
     progress = progress or _NoProgress()
     as_of = as_of or date.today()

@@ -15,11 +15,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 from pipelines.core.templating import template_env
 
 from pipelines.core.dates import month_keys
+from pipelines.core.parallel import map_chunks, workers
 from pipelines.core.publishing import (existing_names, folder_holds, markdown_safe, remove_withdrawn_events, replace_folder,
                                         spreadsheet_safe)
 from pipelines.core.sql import fetch
@@ -75,6 +77,46 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
     w.writerows([r["place_label"], spreadsheet_safe(r["entrant"]), spreadsheet_safe(" – ".join(r["names"])), r["members"],
                  spreadsheet_safe(r["club_text"]), r["bp_text"], r["sp_text"], r["gp_text"]] for r in rows)
     return {"index.html": html, "resultat.csv": buf.getvalue()}
+
+
+# From this many event pages on, they are written by worker processes (pipelines/core/parallel.py):
+# a worker's start costs about as much as a thousand pages.
+PARALLEL_FROM_EVENTS = 2000
+# chunks per worker: a worker that finishes early takes the next (pages differ in size)
+_CHUNKS_PER_WORKER = 4
+
+
+def _event_chunks(table: pa.Table, processes: int) -> list[pa.Table]:
+    """`table` (page rows in event order) cut at event boundaries into about `processes` ×
+    _CHUNKS_PER_WORKER slices of as many events each (one slice for one process)."""
+    if processes <= 1:
+        return [table]
+    events = table.column("event_id").to_numpy(zero_copy_only=False)
+    starts = np.flatnonzero(np.r_[True, events[1:] != events[:-1]])
+    parts = min(len(starts), processes * _CHUNKS_PER_WORKER)
+    cuts = [int(starts[i]) for i in np.linspace(0, len(starts), parts, endpoint=False).astype(int)] + [len(events)]
+    return [table.slice(a, b - a) for a, b in zip(cuts, cuts[1:])]
+
+
+def write_event_pages(chunk: tuple[pa.Table, pd.Series, Path]) -> list[Path]:
+    """The result pages of the events of one slice of page rows (page_rows, in event order), each
+    written where its text changed; returns the folders written. Runs in a worker process for a
+    history (map_chunks): it reads nothing but its arguments and the templates."""
+    table, org, out_dir = chunk
+    organisation = org["organisation"]
+    written = []
+    # (Arrow's to_pylist: the same Python values as to_dict, without a pandas call per cell)
+    for event_id, group in itertools.groupby(table.to_pylist(), key=lambda r: r["event_id"]):
+        rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
+        target = out_dir / rel
+        files = render_event(list(group), org)
+        # an event of a touched month whose page would be the same is not written again: its
+        # workbook (the costliest part) is made from the same CSV (folder_holds)
+        if folder_holds(target, files):
+            continue
+        replace_folder(target, files)
+        written.append(target)
+    return written
 
 
 def _home_clubs(con) -> dict:
@@ -139,21 +181,6 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
                              "order by event_id, competition, place", [organisation])
     finally:
         source.unregister("se_events_due")
-    home = _home_clubs(con)
-    written = []
-    if len(rows):
-        # (Arrow's to_pylist: the same Python values as to_dict, without a pandas call per cell)
-        records = pa.Table.from_pandas(page_rows(rows, home), preserve_index=False).to_pylist()
-        for event_id, group in itertools.groupby(records, key=lambda r: r["event_id"]):
-            rel = event_id[len(organisation) + 1:] if event_id.startswith(organisation + "/") else event_id
-            target = out_dir / rel
-            files = render_event(list(group), org)
-            # an event of a touched month whose page would be the same is not written again: its
-            # workbook (the costliest part) is made from the same CSV (folder_holds)
-            if folder_holds(target, files):
-                continue
-            replace_folder(target, files)
-            written.append(target)
     # events whose list no longer stands (corrected away, fully quarantined): no page, as in a fresh run.
     # Only the touched months can lose an event or a club month page: the events ever posted are
     # read for those months, and the standing ones taken from those months (not the history's)
@@ -173,39 +200,74 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
                          "sum(bp) as bp, sum(sp) as sp, sum(gp) as gp from se_results where organisation = ? "
                          "and strftime(event_date, '%Y-%m') in (select unnest(?::varchar[])) "
                          "group by all order by event_id", [organisation, sorted(affected_months)])
+    fees = fetch(source, "select * from se_club_fees where organisation = ? and month in (select unnest(?::varchar[])) "
+                         "order by club, month, level, form", [organisation, sorted(affected_months)])
+    # a history's tens of thousands of pages are written by both cores; a night's few in this process
+    processes = workers() if len(due) >= PARALLEL_FROM_EVENTS else 1
+    jobs = []
+    if len(rows):
+        table = pa.Table.from_pandas(page_rows(rows, _home_clubs(con)), preserve_index=False)
+        jobs += [(write_event_pages, (part, org, out_dir)) for part in _event_chunks(table, processes)]
     if len(summary):
         summary = summary.assign(month=summary["event_date"].astype(str).str[:7],
                                  slug=summary["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))
-        fees = fetch(source, "select * from se_club_fees where organisation = ? and month in (select unnest(?::varchar[])) "
-                             "order by club, month, level, form", [organisation, sorted(affected_months)])
-        for (slug, month), g in summary.groupby(["slug", "month"]):
-            club_name = str(g["club_name"].iloc[0] or slug)
-            lines = [f"# {markdown_safe(club_name)} – {month}", "",
-                     "| datum | tävling | nivå | form | antal | bp | sp | gp |", "|---|---|---|---|---|---|---|---|"]
-            events = []
-            for e in g.itertuples(index=False):
-                name = str(e.event_name or e.event_id)
-                events.append({"date": str(e.event_date), "name": name,
-                               "href": "../" + quote("/".join(str(e.event_id).split("/")[2:])) + "/index.html", "level": e.level,
-                               "form": e.form, "entrants": int(e.entrants), "bp": int(e.bp), "sp": int(e.sp), "gp": int(e.gp)})
-                lines.append(f"| {e.event_date} | {markdown_safe(name)} | {e.level} | "
-                             f"{e.form} | {int(e.entrants)} | {int(e.bp)} | {int(e.sp)} | {int(e.gp)} |")
-            f = fees[(fees["club"] == g["club"].iloc[0]) & (fees["month"] == month)]
-            lines += ["", "| avgift: nivå | form | speltillfällen | spelartillfällen | kr |", "|---|---|---|---|---|"]
-            lines += [f"| {r.level} | {r.form} | {r.sessions} | {r.player_sessions} | {r.amount_sek} |" for r in f.itertuples()]
-            html = _TEMPLATES.get_template("month.html.j2").render(club_name=club_name, month=month, events=events,
-                                                                  fees=f.to_dict("records"))
-            buf = io.StringIO()
-            w = csv.writer(buf, delimiter=";", lineterminator="\n")
-            w.writerow(["klubb", "månad", "nivå", "form", "speltillfällen", "spelartillfällen", "kr"])
-            for r in f.itertuples():
-                w.writerow([r.club, r.month, r.level, r.form, r.sessions, r.player_sessions, r.amount_sek])
-            target = out_dir / slug / f"månad-{month}"
-            files = {"index.md": "\n".join(lines) + "\n", "index.html": html, "avgifter.csv": buf.getvalue()}
-            if folder_holds(target, files):
-                continue  # the month of a club with nothing new tonight: not written again
-            replace_folder(target, files)
-            written.append(target)
+        jobs += [(write_month_pages, (part, fees, out_dir)) for part in _month_chunks(summary, processes)]
+    return [target for part in map_chunks(run_job, jobs, processes) for target in part]
+
+
+def run_job(job: tuple) -> list[Path]:
+    """One chunk of pages (write_event_pages or write_month_pages with its arguments), wherever it runs."""
+    function, chunk = job
+    return function(chunk)
+
+
+def _month_chunks(summary: pd.DataFrame, processes: int) -> list[pd.DataFrame]:
+    """The club month pages' rows (one per event) cut at page boundaries, as _event_chunks does."""
+    if processes <= 1:
+        return [summary]
+    summary = summary.sort_values(["slug", "month"], kind="stable").reset_index(drop=True)
+    keys = summary["slug"] + "\x00" + summary["month"]
+    starts = np.flatnonzero(np.r_[True, keys.to_numpy()[1:] != keys.to_numpy()[:-1]])
+    parts = min(len(starts), processes * _CHUNKS_PER_WORKER)
+    cuts = [int(starts[i]) for i in np.linspace(0, len(starts), parts, endpoint=False).astype(int)] + [len(summary)]
+    return [summary.iloc[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+def write_month_pages(chunk: tuple[pd.DataFrame, pd.DataFrame, Path]) -> list[Path]:
+    """The club month pages of one slice of the month summary (one row per event; with every fee
+    row of the touched months), each written where its text changed; returns the folders written."""
+    summary, fees, out_dir = chunk
+    fees_of = dict(iter(fees.groupby(["club", "month"], sort=False)))  # one pass, not a filter per page
+    no_fees = fees.iloc[0:0]
+    written = []
+    for (slug, month), g in summary.groupby(["slug", "month"]):
+        club_name = str(g["club_name"].iloc[0] or slug)
+        lines = [f"# {markdown_safe(club_name)} – {month}", "",
+                 "| datum | tävling | nivå | form | antal | bp | sp | gp |", "|---|---|---|---|---|---|---|---|"]
+        events = []
+        for e in g.itertuples(index=False):
+            name = str(e.event_name or e.event_id)
+            events.append({"date": str(e.event_date), "name": name,
+                           "href": "../" + quote("/".join(str(e.event_id).split("/")[2:])) + "/index.html", "level": e.level,
+                           "form": e.form, "entrants": int(e.entrants), "bp": int(e.bp), "sp": int(e.sp), "gp": int(e.gp)})
+            lines.append(f"| {e.event_date} | {markdown_safe(name)} | {e.level} | "
+                         f"{e.form} | {int(e.entrants)} | {int(e.bp)} | {int(e.sp)} | {int(e.gp)} |")
+        f = fees_of.get((g["club"].iloc[0], month), no_fees)
+        lines += ["", "| avgift: nivå | form | speltillfällen | spelartillfällen | kr |", "|---|---|---|---|---|"]
+        lines += [f"| {r.level} | {r.form} | {r.sessions} | {r.player_sessions} | {r.amount_sek} |" for r in f.itertuples()]
+        html = _TEMPLATES.get_template("month.html.j2").render(club_name=club_name, month=month, events=events,
+                                                              fees=f.to_dict("records"))
+        buf = io.StringIO()
+        w = csv.writer(buf, delimiter=";", lineterminator="\n")
+        w.writerow(["klubb", "månad", "nivå", "form", "speltillfällen", "spelartillfällen", "kr"])
+        for r in f.itertuples():
+            w.writerow([r.club, r.month, r.level, r.form, r.sessions, r.player_sessions, r.amount_sek])
+        target = out_dir / slug / f"månad-{month}"
+        files = {"index.md": "\n".join(lines) + "\n", "index.html": html, "avgifter.csv": buf.getvalue()}
+        if folder_holds(target, files):
+            continue  # the month of a club with nothing new tonight: not written again
+        replace_folder(target, files)
+        written.append(target)
     return written
 
 

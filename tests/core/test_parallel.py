@@ -1,0 +1,73 @@
+"""map_chunks: the same results, in the same order, in worker processes as in the run's own; a
+pool that breaks costs its speed only; a wrong POINTLEDGER_WORKERS is a settings error."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+import pytest
+
+from pipelines.core import parallel
+from pipelines.core.settings import SettingsError
+
+
+def where_and_square(chunk: list[int]) -> tuple[int, list[int]]:
+    return os.getpid(), [n * n for n in chunk]
+
+
+def dies_in_a_worker(chunk: list[int]) -> list[int]:
+    if multiprocessing.parent_process() is not None:  # a worker killed (for memory, say) mid-way
+        os._exit(1)
+    return [n + 1 for n in chunk]
+
+
+def raises(chunk: list[int]) -> list[int]:
+    raise ValueError(f"bad chunk {chunk}")
+
+
+CHUNKS = [list(range(i, i + 5)) for i in range(0, 40, 5)]
+
+
+def test_workers_give_the_results_in_order_from_other_processes():
+    done = parallel.map_chunks(where_and_square, CHUNKS, processes=2)
+    assert [squares for _, squares in done] == [[n * n for n in c] for c in CHUNKS]  # hand-computable
+    assert os.getpid() not in {pid for pid, _ in done}
+
+
+def test_one_process_keeps_the_work_here():
+    done = parallel.map_chunks(where_and_square, CHUNKS, processes=1)
+    assert {pid for pid, _ in done} == {os.getpid()}
+    assert parallel.map_chunks(where_and_square, [], processes=2) == []
+
+
+def test_a_worker_that_dies_costs_its_speed_only(capsys):
+    assert parallel.map_chunks(dies_in_a_worker, CHUNKS, processes=2) == [[n + 1 for n in c] for c in CHUNKS]
+    assert "doing their work in this process" in capsys.readouterr().err
+
+
+def test_an_error_of_the_work_itself_is_raised_as_without_workers():
+    with pytest.raises(ValueError, match="bad chunk"):
+        parallel.map_chunks(raises, CHUNKS, processes=2)
+
+
+@pytest.mark.parametrize("value, expected", [("3", 3), (" 1 ", 1)])
+def test_the_number_of_workers_comes_from_the_environment(monkeypatch, value, expected):
+    monkeypatch.setenv(parallel.WORKERS_VARIABLE, value)
+    assert parallel.workers() == expected
+
+
+@pytest.mark.parametrize("value", ["0", "two", "-1", "1.5"])
+def test_a_wrong_number_of_workers_is_a_settings_error(monkeypatch, value):
+    monkeypatch.setenv(parallel.WORKERS_VARIABLE, value)
+    with pytest.raises(SettingsError, match=f"POINTLEDGER_WORKERS: expected a whole number.*found '{value}'"):
+        parallel.workers()
+
+
+def test_a_run_with_a_wrong_number_of_workers_stops_before_reading(tmp_path):
+    from office import pointledger
+
+    (tmp_path / "inbox" / "sofu-mahjong").mkdir(parents=True)
+    (tmp_path / "inbox" / "sofu-mahjong" / "2026-11-03.txt").write_text("2026-11-03\n・1位A 40000\n・2位B 30000\n", encoding="utf-8")
+    done = pointledger("run", "--inbox", tmp_path / "inbox", "--state", tmp_path / "var", env={parallel.WORKERS_VARIABLE: "none"})
+    assert done.returncode == 5 and "POINTLEDGER_WORKERS" in done.stderr + done.stdout
+    assert not (tmp_path / "var" / "warehouse.duckdb").exists()
