@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+import numpy as np
 import pandas as pd
 
 from pipelines.core.keyvalue import decode, read_key_values
@@ -469,26 +470,27 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
         problems.append((source_file, "whole file", "expected one line per pair, team or player after the header, found none"))
     if problems:
         return None, problems
-    st = pd.DataFrame(rows)
-    # places must be competition ranks in each section: 1, 2, 2, 4 ... (a tie takes the places after it)
-    expected = competition_ranks(st["place"], st["section"])
-    wrong = st["place"].to_numpy() != expected
-    # only the offending lines are visited (usually none)
-    for r, want in zip(st[wrong].itertuples(), expected[wrong]) if wrong.any() else ():
-        _q(problems, source_file, r.location, f"plac: expected {want} ({want - 1} entrant(s) placed before it"
-                                              f"{' in ' + r.section if r.section else ''}), found {r.place}; tied entrants "
-                                              "share a place and the next one is placed after all of them (1, 2=, 2=, 4)")
-    if st["hcp_place"].notna().any():
-        h = st[st["hcp_place"].notna()]
-        hexp = competition_ranks(h["hcp_place"], h["section"])
-        hwrong = h["hcp_place"].to_numpy(dtype="int64") != hexp
-        for r, want in zip(h[hwrong].itertuples(), hexp[hwrong]) if hwrong.any() else ():
-            _q(problems, source_file, r.location, f"hcp_plac: expected {want}, found {int(r.hcp_place)} (places on the "
-                                                  "handicap list are ranks: 1, 2=, 2=, 4)")
-    twice = repeated(st["section"], st["entrant"])
-    for r in st[twice].itertuples() if twice.any() else ():
-        _q(problems, source_file, r.location, f"par: entrant {r.entrant!r} is listed twice")
-    return (None if problems else st), problems
+    # places must be competition ranks in each section: 1, 2, 2, 4 ... (a tie takes the places after it).
+    # Checked on the rows' values (a frame is made only for a list that stands: pandas' per-column
+    # costs were most of a short list's parsing), and only the offending lines are visited
+    places = np.fromiter((r["place"] for r in rows), dtype=np.int64, count=len(rows))
+    sections = [r["section"] for r in rows]
+    expected = competition_ranks(places, sections)
+    for i in np.flatnonzero(places != expected):
+        r, want = rows[i], expected[i]
+        _q(problems, source_file, r["location"], f"plac: expected {want} ({want - 1} entrant(s) placed before it"
+                                                 f"{' in ' + r['section'] if r['section'] else ''}), found {r['place']}; tied "
+                                                 "entrants share a place and the next one is placed after all of them (1, 2=, 2=, 4)")
+    handicap = [i for i, r in enumerate(rows) if r["hcp_place"] is not None]
+    if handicap:
+        hcp = np.array([rows[i]["hcp_place"] for i in handicap], dtype=np.int64)
+        hexp = competition_ranks(hcp, [sections[i] for i in handicap])
+        for j in np.flatnonzero(hcp != hexp):
+            _q(problems, source_file, rows[handicap[j]]["location"], f"hcp_plac: expected {hexp[j]}, found {hcp[j]} (places on "
+                                                                     "the handicap list are ranks: 1, 2=, 2=, 4)")
+    for i in np.flatnonzero(repeated(sections, [r["entrant"] for r in rows])):
+        _q(problems, source_file, rows[i]["location"], f"par: entrant {rows[i]['entrant']!r} is listed twice")
+    return (None, problems) if problems else (pd.DataFrame(rows), problems)
 
 
 def parse_members(source_file: str, data: bytes) -> tuple[pd.DataFrame, list]:
