@@ -82,18 +82,26 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
 # From this many event pages on, they are written by worker processes (pipelines/core/parallel.py):
 # a worker's start costs about as much as a thousand pages.
 PARALLEL_FROM_EVENTS = 2000
-# chunks per worker: a worker that finishes early takes the next (pages differ in size)
+# chunks per worker: a worker that finishes early takes the next (pages differ in size); and at
+# most this many pages a chunk, so that a worker holds one chunk's rows as Python values, not a
+# history's
 _CHUNKS_PER_WORKER = 4
+PAGES_PER_CHUNK = 2000
+
+
+def _parts(starts: np.ndarray, processes: int) -> int:
+    return min(len(starts), max(processes * _CHUNKS_PER_WORKER, -(-len(starts) // PAGES_PER_CHUNK)))
 
 
 def _event_chunks(table: pa.Table, processes: int) -> list[pa.Table]:
     """`table` (page rows in event order) cut at event boundaries into about `processes` ×
-    _CHUNKS_PER_WORKER slices of as many events each (one slice for one process)."""
+    _CHUNKS_PER_WORKER slices (more for a history: PAGES_PER_CHUNK) of as many events each (one
+    slice for one process)."""
     if processes <= 1:
         return [table]
     events = table.column("event_id").to_numpy(zero_copy_only=False)
     starts = np.flatnonzero(np.r_[True, events[1:] != events[:-1]])
-    parts = min(len(starts), processes * _CHUNKS_PER_WORKER)
+    parts = _parts(starts, processes)
     cuts = [int(starts[i]) for i in np.linspace(0, len(starts), parts, endpoint=False).astype(int)] + [len(events)]
     return [table.slice(a, b - a) for a, b in zip(cuts, cuts[1:])]
 
@@ -228,7 +236,7 @@ def _month_chunks(summary: pd.DataFrame, processes: int) -> list[pd.DataFrame]:
     summary = summary.sort_values(["slug", "month"], kind="stable").reset_index(drop=True)
     keys = summary["slug"] + "\x00" + summary["month"]
     starts = np.flatnonzero(np.r_[True, keys.to_numpy()[1:] != keys.to_numpy()[:-1]])
-    parts = min(len(starts), processes * _CHUNKS_PER_WORKER)
+    parts = _parts(starts, processes)
     cuts = [int(starts[i]) for i in np.linspace(0, len(starts), parts, endpoint=False).astype(int)] + [len(summary)]
     return [summary.iloc[a:b] for a, b in zip(cuts, cuts[1:])]
 
