@@ -33,7 +33,7 @@ import pyarrow.parquet as pq
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from pipelines.core import pager
+from pipelines.core import pager, parallel
 from pipelines.core import charts, corrections
 from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.names import other_spellings, read_aliases
@@ -391,19 +391,40 @@ def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: di
             marked.update((at - 1, at))
         due.extend(group[i] for i in sorted(marked) if 0 <= i < len(group))
     links = pager.neighbours(due, section_titles, groups=groups)
-    written = []
+    work = []
     for p in due:
-        path = out_dir / p["href"]
         nav = pager.nav_html(links[p["href"]], text)
         digest = hashlib.blake2b(nav.encode("utf-8"), digest_size=8).hexdigest()
         entry = known.get(p["href"])
         if entry is not None and entry[2] == digest and not p.get("changed", True):
             continue
-        page = path.read_text(encoding="utf-8")
-        if _write_if_changed(path, pager.with_nav(page, nav)):
-            written.append(path)
-        known[p["href"]] = [p["title"], _stamp(str(path)), digest]
+        work.append((p, str(out_dir / p["href"]), nav, digest))
+    # a history's tens of thousands of pages are linked by both cores (pipelines/core/parallel.py)
+    processes = parallel.workers() if len(work) >= PARALLEL_FROM_PAGES else 1
+    parts = 1 if processes <= 1 else max(1, min(len(work), max(processes * 4, -(-len(work) // 500))))
+    bounds = np.linspace(0, len(work), parts + 1).astype(int)
+    done = parallel.map_chunks(put_links, [[(path, nav) for _, path, nav, _ in work[a:b]] for a, b in zip(bounds, bounds[1:])],
+                               processes)
+    written = []
+    for (p, path, _, digest), (changed, stamp) in zip(work, (r for chunk in done for r in chunk)):
+        if changed:
+            written.append(Path(path))
+        known[p["href"]] = [p["title"], stamp, digest]
     return written
+
+
+# From this many pages to link on, the links are written by worker processes
+PARALLEL_FROM_PAGES = 2000
+
+
+def put_links(pages: list[tuple[str, str]]) -> list[tuple[bool, str | None]]:
+    """Each page (path, its pager's HTML) with its links put in, written where that changes it:
+    (written, the page's stamp after) for each. Runs in a worker process for a history."""
+    done = []
+    for path, nav in pages:
+        page = Path(path).read_text(encoding="utf-8")
+        done.append((_write_if_changed(Path(path), pager.with_nav(page, nav)), _stamp(path)))
+    return done
 
 
 # A page's links as the pager writes them: when the pager's words (the site's messages) or its

@@ -1,5 +1,6 @@
-"""A history's result pages and club month pages are written by worker processes (both cores);
-they must be the pages the run's own process writes, byte for byte."""
+"""A history's result pages and club month pages are written, and the site's links put in every
+page, by worker processes (both cores); they must be the pages the run's own process writes, byte
+for byte."""
 from __future__ import annotations
 
 import shutil
@@ -8,6 +9,7 @@ from pathlib import Path
 from office import Office
 from pipelines.core import parallel
 from pipelines.core.settings import DATA_DIR
+import pipelines.core.site as site
 import pipelines.sweden.publish as publish
 
 ORG = "svensk-bridge"
@@ -24,26 +26,27 @@ def _sample_office(root: Path) -> Office:
     return office
 
 
-def test_pages_written_by_workers_are_the_pages_written_here(tmp_path, monkeypatch):
-    alone = _sample_office(tmp_path / "alone")
-    monkeypatch.setenv(parallel.WORKERS_VARIABLE, "1")
-    alone.run()
-
+def test_pages_written_by_workers_are_the_pages_written_here(sample_run, tmp_path, monkeypatch):
+    # the pages written here: the session's sample run (one process: the samples are below the thresholds)
     pooled = _sample_office(tmp_path / "pooled")
     calls = []
+    map_chunks = parallel.map_chunks
 
     def spy(function, chunks, processes=None):
-        calls.append((len(chunks), processes))
-        return parallel.map_chunks(function, chunks, processes)
+        calls.append((function.__name__, len(chunks), processes))
+        return map_chunks(function, chunks, processes)
 
     monkeypatch.setenv(parallel.WORKERS_VARIABLE, "2")
     monkeypatch.setattr(publish, "PARALLEL_FROM_EVENTS", 1)  # the samples' dozen events as if a history
+    monkeypatch.setattr(site, "PARALLEL_FROM_PAGES", 1)
     monkeypatch.setattr(publish, "map_chunks", spy)
+    monkeypatch.setattr(parallel, "map_chunks", spy)
     pooled.run()
 
-    # the event pages and the month pages went to two workers, in several chunks of each kind
-    assert calls and calls[0][1] == 2 and calls[0][0] > 2
-    got, want = _files(pooled.state / "publications" / ORG), _files(alone.state / "publications" / ORG)
+    # the event pages and the month pages, and the links, went to two workers in several chunks
+    assert ("run_job", 2) in {(name, processes) for name, n, processes in calls if n > 2}
+    assert ("put_links", 2) in {(name, processes) for name, n, processes in calls if n > 2}
+    got, want = _files(pooled.state / "publications" / ORG), _files(sample_run.state / "publications" / ORG)
     assert sorted(got) == sorted(want)
     assert sum(name.endswith("resultat.csv") for name in got) >= 15
     assert sum(name.endswith("avgifter.csv") for name in got) >= 5
