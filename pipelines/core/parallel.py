@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence, TypeVar
@@ -54,10 +55,32 @@ def map_chunks(function: Callable[[Chunk], Result], chunks: Sequence[Chunk], pro
         return [function(c) for c in chunks]
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([function.__module__])
+    # a pipe whose writing end only this process holds: the workers see it close when the run dies
+    alive_r, alive_w = context.Pipe(duplex=False)
     try:
-        with ProcessPoolExecutor(max_workers=processes, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_watch_run,
+                                 initargs=(alive_r,)) as pool:
             return list(pool.map(function, chunks))
     except (BrokenProcessPool, OSError) as failure:
         print(f"pointledger: worker processes failed ({failure.__class__.__name__}: {failure}); "
               "doing their work in this process", file=sys.stderr)
         return [function(c) for c in chunks]
+    finally:
+        alive_r.close()
+        alive_w.close()
+
+
+def _watch_run(alive) -> None:
+    """In each worker: a thread that waits on the run's pipe and ends the worker when the pipe
+    closes, that is when the run is gone (killed). The executor's own queues would leave such a
+    worker waiting for work for ever; and a worker of a killed run must not write a page after the
+    next run's (which writes every page of the killed run's night again). A page cut short is as
+    a killed run leaves one: a `.tmp` the next write replaces."""
+    def watch() -> None:
+        try:
+            alive.recv()  # the run never sends: this returns when its end is closed
+        except (EOFError, OSError):
+            pass
+        os._exit(0)
+
+    threading.Thread(target=watch, name="pointledger-run-watch", daemon=True).start()

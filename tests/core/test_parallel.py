@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from pipelines.core import parallel
 from pipelines.core.settings import SettingsError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def where_and_square(chunk: list[int]) -> tuple[int, list[int]]:
@@ -71,3 +78,46 @@ def test_a_run_with_a_wrong_number_of_workers_stops_before_reading(tmp_path):
     done = pointledger("run", "--inbox", tmp_path / "inbox", "--state", tmp_path / "var", env={parallel.WORKERS_VARIABLE: "none"})
     assert done.returncode == 5 and "POINTLEDGER_WORKERS" in done.stderr + done.stdout
     assert not (tmp_path / "var" / "warehouse.duckdb").exists()
+
+
+def writes_slowly(chunk: tuple[str, int]) -> int:
+    """A page a tenth of a second for ten seconds (and the worker's pid first)."""
+    folder, worker = chunk
+    Path(folder, f"pid-{os.getpid()}").write_text("", encoding="utf-8")
+    for n in range(100):
+        Path(folder, f"{worker}-{n}.html").write_text("page", encoding="utf-8")
+        time.sleep(0.1)
+    return 100
+
+
+def _running(pid: int) -> bool:
+    try:
+        return "\tZ" not in Path(f"/proc/{pid}/status").read_text().split("State:")[1][:4]
+    except FileNotFoundError:
+        return False
+
+
+def test_workers_of_a_killed_run_stop_and_end(tmp_path):
+    """A run killed while its workers write pages (SIGKILL: nothing of it runs again): its workers
+    end at once; none waits for work for ever, and no page of the killed run lands after the next
+    run's."""
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    script = (f"import sys; sys.path[:0] = [{str(ROOT)!r}, {str(ROOT / 'tests' / 'core')!r}]\n"
+              "from pipelines.core.parallel import map_chunks\n"
+              "from test_parallel import writes_slowly\n"
+              f"map_chunks(writes_slowly, [({str(pages)!r}, 0), ({str(pages)!r}, 1)], processes=2)\n")
+    run = subprocess.Popen([sys.executable, "-c", script])
+    deadline = time.monotonic() + 60
+    while len(list(pages.glob("*.html"))) < 6 and time.monotonic() < deadline and run.poll() is None:
+        time.sleep(0.05)
+    assert run.poll() is None and len(list(pages.glob("*.html"))) >= 6, "the workers did not start writing"
+    workers = [int(p.name[4:]) for p in pages.glob("pid-*")]
+    assert len(workers) == 2
+    os.kill(run.pid, signal.SIGKILL)
+    run.wait()
+    time.sleep(1.0)  # a page a tenth of a second: a worker still running would add about ten
+    stopped = len(list(pages.glob("*.html")))
+    time.sleep(1.0)
+    assert len(list(pages.glob("*.html"))) == stopped
+    assert [pid for pid in workers if _running(pid)] == []
