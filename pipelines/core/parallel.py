@@ -21,6 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence, TypeVar
 
+import numpy as np
+
 WORKERS_VARIABLE = "POINTLEDGER_WORKERS"
 
 Chunk = TypeVar("Chunk")
@@ -38,6 +40,22 @@ def workers() -> int:
         raise SettingsError(f"environment variable {WORKERS_VARIABLE}: expected a whole number of worker processes "
                             f"of at least 1, found {value!r}")
     return int(value)
+
+
+def chunk_ranges(keys: Sequence, processes: int, per_chunk: int, per_worker: int = 4) -> list[tuple[int, int]]:
+    """(start, stop) row ranges for map_chunks: the rows cut where `keys` changes (the rows of a
+    page stay together), into `per_worker` chunks a worker (one that finishes early takes the
+    next; pages differ in size) and more when that leaves over `per_chunk` pages in one (a chunk's
+    rows are held as Python values by its worker). One range for one process."""
+    keys = np.asarray(keys)
+    if len(keys) == 0:
+        return []
+    if processes <= 1:
+        return [(0, len(keys))]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    parts = min(len(starts), max(processes * per_worker, -(-len(starts) // per_chunk)))
+    cuts = [int(starts[i]) for i in np.linspace(0, len(starts), parts, endpoint=False).astype(int)] + [len(keys)]
+    return list(zip(cuts, cuts[1:]))
 
 
 def map_chunks(function: Callable[[Chunk], Result], chunks: Sequence[Chunk], processes: int | None = None) -> list[Result]:

@@ -401,10 +401,8 @@ def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: di
         work.append((p, str(out_dir / p["href"]), nav, digest))
     # a history's tens of thousands of pages are linked by both cores (pipelines/core/parallel.py)
     processes = parallel.workers() if len(work) >= PARALLEL_FROM_PAGES else 1
-    parts = 1 if processes <= 1 else max(1, min(len(work), max(processes * 4, -(-len(work) // 500))))
-    bounds = np.linspace(0, len(work), parts + 1).astype(int)
-    done = parallel.map_chunks(put_links, [[(path, nav) for _, path, nav, _ in work[a:b]] for a, b in zip(bounds, bounds[1:])],
-                               processes)
+    ranges = parallel.chunk_ranges(np.arange(len(work)), processes, per_chunk=500)
+    done = parallel.map_chunks(put_links, [[(path, nav) for _, path, nav, _ in work[a:b]] for a, b in ranges], processes)
     written = []
     for (p, path, _, digest), (changed, stamp) in zip(work, (r for chunk in done for r in chunk)):
         if changed:

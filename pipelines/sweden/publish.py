@@ -21,7 +21,7 @@ import pyarrow as pa
 from pipelines.core.templating import template_env
 
 from pipelines.core.dates import month_keys
-from pipelines.core.parallel import map_chunks, workers
+from pipelines.core.parallel import chunk_ranges, map_chunks, workers
 from pipelines.core.publishing import (existing_names, folder_holds, markdown_safe, remove_withdrawn_events, replace_folder,
                                         spreadsheet_safe)
 from pipelines.core.sql import fetch
@@ -82,28 +82,13 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
 # From this many event pages on, they are written by worker processes (pipelines/core/parallel.py):
 # a worker's start costs about as much as a thousand pages.
 PARALLEL_FROM_EVENTS = 2000
-# chunks per worker: a worker that finishes early takes the next (pages differ in size); and at
-# most this many pages a chunk, so that a worker holds one chunk's rows as Python values, not a
-# history's
-_CHUNKS_PER_WORKER = 4
-PAGES_PER_CHUNK = 2000
-
-
-def _parts(starts: np.ndarray, processes: int) -> int:
-    return min(len(starts), max(processes * _CHUNKS_PER_WORKER, -(-len(starts) // PAGES_PER_CHUNK)))
+PAGES_PER_CHUNK = 2000  # a worker holds one chunk's rows as Python values, not a history's
 
 
 def _event_chunks(table: pa.Table, processes: int) -> list[pa.Table]:
-    """`table` (page rows in event order) cut at event boundaries into about `processes` ×
-    _CHUNKS_PER_WORKER slices (more for a history: PAGES_PER_CHUNK) of as many events each (one
-    slice for one process)."""
-    if processes <= 1:
-        return [table]
-    events = table.column("event_id").to_numpy(zero_copy_only=False)
-    starts = np.flatnonzero(np.r_[True, events[1:] != events[:-1]])
-    parts = _parts(starts, processes)
-    cuts = [int(starts[i]) for i in np.linspace(0, len(starts), parts, endpoint=False).astype(int)] + [len(events)]
-    return [table.slice(a, b - a) for a, b in zip(cuts, cuts[1:])]
+    """`table` (page rows in event order) cut at event boundaries (parallel.chunk_ranges)."""
+    keys = table.column("event_id").to_numpy(zero_copy_only=False)
+    return [table.slice(a, b - a) for a, b in chunk_ranges(keys, processes, PAGES_PER_CHUNK)]
 
 
 def write_event_pages(chunk: tuple[pa.Table, pd.Series, Path]) -> list[Path]:
@@ -230,15 +215,10 @@ def run_job(job: tuple) -> list[Path]:
 
 
 def _month_chunks(summary: pd.DataFrame, processes: int) -> list[pd.DataFrame]:
-    """The club month pages' rows (one per event) cut at page boundaries, as _event_chunks does."""
-    if processes <= 1:
-        return [summary]
+    """The club month pages' rows (one per event) cut at page boundaries (parallel.chunk_ranges)."""
     summary = summary.sort_values(["slug", "month"], kind="stable").reset_index(drop=True)
-    keys = summary["slug"] + "\x00" + summary["month"]
-    starts = np.flatnonzero(np.r_[True, keys.to_numpy()[1:] != keys.to_numpy()[:-1]])
-    parts = _parts(starts, processes)
-    cuts = [int(starts[i]) for i in np.linspace(0, len(starts), parts, endpoint=False).astype(int)] + [len(summary)]
-    return [summary.iloc[a:b] for a, b in zip(cuts, cuts[1:])]
+    keys = (summary["slug"] + "\x00" + summary["month"]).to_numpy()
+    return [summary.iloc[a:b] for a, b in chunk_ranges(keys, processes, PAGES_PER_CHUNK)]
 
 
 def write_month_pages(chunk: tuple[pd.DataFrame, pd.DataFrame, Path]) -> list[Path]:

@@ -121,3 +121,16 @@ def test_workers_of_a_killed_run_stop_and_end(tmp_path):
     time.sleep(1.0)
     assert len(list(pages.glob("*.html"))) == stopped
     assert [pid for pid in workers if _running(pid)] == []
+
+
+def test_chunks_are_cut_between_pages_never_inside_one():
+    # three pages: a a | b | c c c (rows of one page share a key)
+    keys = ["a", "a", "b", "c", "c", "c"]
+    assert parallel.chunk_ranges(keys, processes=1, per_chunk=10) == [(0, 6)]
+    assert parallel.chunk_ranges(keys, processes=2, per_chunk=10) == [(0, 2), (2, 3), (3, 6)]  # no more chunks than pages
+    assert parallel.chunk_ranges([], processes=2, per_chunk=10) == []
+    # 20 one-row pages, 2 workers: 4 chunks a worker = 8 chunks of 2 or 3 pages ...
+    assert parallel.chunk_ranges(list(range(20)), processes=2, per_chunk=10) == [
+        (0, 2), (2, 5), (5, 7), (7, 10), (10, 12), (12, 15), (15, 17), (17, 20)]
+    # ... and with at most 2 pages a chunk, 10 chunks of 2
+    assert parallel.chunk_ranges(list(range(20)), processes=2, per_chunk=2) == [(i, i + 2) for i in range(0, 20, 2)]
