@@ -280,3 +280,27 @@ def test_a_new_member_register_renames_the_player_on_every_page_of_every_season(
     for p in pages:
         text = p.read_text(encoding="utf-8")
         assert "Karin Öberg" in text and "Spelare 000 Åström" not in text, p.name
+
+
+def test_event_page_links_from_the_pages_or_from_their_lookup_made_once():
+    """A line's link to its event page: the folder its event id names (a DM bonus links to its
+    final's page), or for period pages the latest YYYY-MM folder not after the event's month. The
+    lookup made once per night (EventPages) gives the links the page list gives. Links by hand."""
+    import pyarrow as pa
+
+    from pipelines.core.site import EventPages, event_page_column
+
+    pages = [{"folder": "klubb-001/2026-07-02-kväll"}, {"folder": "klubb-002/2026-07-03-kväll"}]
+    ids = pa.array(["svensk-bridge/klubb-001/2026-07-02-kväll", "svensk-bridge/klubb-001/2026-07-02-kväll#dm-bonus",
+                    "svensk-bridge/klubb-009/2026-07-04-kväll"])
+    dates = pa.array(["2026-07-02", "2026-07-02", "2026-07-04"])
+    want = ["../klubb-001/2026-07-02-kväll/index.html", "../klubb-001/2026-07-02-kväll/index.html", None]
+    assert event_page_column(ids, dates, pages, "svensk-bridge", False).to_pylist() == want
+    assert event_page_column(ids, dates, EventPages(pages, False), "svensk-bridge", False).to_pylist() == want
+
+    periods = [{"folder": "2026-01"}, {"folder": "2026-03"}, {"folder": "notes"}]
+    dates = pa.array(["2025-12-31", "2026-02-15", "2026-03-01", "2026-08-01"])
+    ids = pa.array(["g1", "g2", "g3", "g4"])
+    want = [None, "../2026-01/index.html", "../2026-03/index.html", "../2026-03/index.html"]
+    assert event_page_column(ids, dates, periods, "league", True).to_pylist() == want
+    assert event_page_column(ids, dates, EventPages(periods, True), "league", True).to_pylist() == want
