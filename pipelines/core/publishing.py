@@ -208,13 +208,15 @@ def workbook(header: list[str], rows: list[list[str]], sheet: str) -> bytes:
         kind, decimals = ("text", 0) if header[c].endswith("_label") else _column_kind(column)
         if kind == "number" and decimals not in number_formats:
             number_formats[decimals] = book.add_format({"num_format": "0." + "0" * decimals if decimals else "0"})
+        # a column's dates are few and repeat (a month's list: one date per night): each parsed once
+        days = {v: dt.datetime.strptime(v, "%Y-%m-%d") for v in set(column) if v != ""} if kind == "date" else {}
         for r, value in enumerate(column, start=1):
             if value == "":
                 continue
             if kind == "number":
                 ws.write_number(r, c, float(value), number_formats[decimals])
             elif kind == "date":
-                ws.write_datetime(r, c, dt.datetime.strptime(value, "%Y-%m-%d"), date_format)
+                ws.write_datetime(r, c, days[value], date_format)
             elif kind == "bool":
                 ws.write_boolean(r, c, value == "true")
             else:
