@@ -280,10 +280,10 @@ class EventPages:
     90,000 page folders again for each batch cost 0.6 s of a night at 300 clubs)."""
 
     def __init__(self, pages: list[dict], period_pages: bool):
-        self.period_pages = period_pages
         # period pages: the folders ending in a YYYY-MM, in order; event pages: every page folder
+        # (only the one the site's kind reads is made)
         self.months = sorted((p["folder"].rsplit("/", 1)[-1], p["folder"]) for p in pages
-                             if _MONTH_FOLDER.fullmatch(p["folder"].rsplit("/", 1)[-1])) if period_pages else []
+                             if _MONTH_FOLDER.fullmatch(p["folder"].rsplit("/", 1)[-1])) if period_pages else None
         self.folders = None if period_pages else pa.array(list({p["folder"] for p in pages}), type=pa.string())
 
 
@@ -298,6 +298,8 @@ def event_page_column(event_ids, event_dates, pages: list[dict] | EventPages, or
       bonus); lines of events without a page of their own get none.
     `pages`: the published pages, or their EventPages made once for several calls."""
     lookup = pages if isinstance(pages, EventPages) else EventPages(pages, period_pages)
+    if (lookup.months is None) == period_pages:
+        raise ValueError("event_page_column: the EventPages were made for the other kind of site")
     event_ids = pc.cast(event_ids, pa.string())
     if period_pages:
         months = lookup.months

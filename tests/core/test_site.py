@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from office import Office
 from pipelines.core.settings import DATA_DIR
@@ -304,3 +305,5 @@ def test_event_page_links_from_the_pages_or_from_their_lookup_made_once():
     want = [None, "../2026-01/index.html", "../2026-03/index.html", "../2026-03/index.html"]
     assert event_page_column(ids, dates, periods, "league", True).to_pylist() == want
     assert event_page_column(ids, dates, EventPages(periods, True), "league", True).to_pylist() == want
+    with pytest.raises(ValueError, match="other kind of site"):
+        event_page_column(ids, dates, EventPages(periods, True), "league", False)
