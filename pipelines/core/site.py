@@ -324,14 +324,15 @@ def section_stamps(events: pd.DataFrame) -> dict[str, dict]:
     events = events.dropna(subset=["event_page"])
     if events.empty:
         return {}
-    folder = events["event_page"].astype(str).str.slice(3).str.rsplit("/", n=1).str[0]
-    events = events.assign(section=folder.str.split("/", n=1).str[0].where(folder.str.contains("/", regex=False)))
+    # '../<section>/<page folder>/index.html': the first folder of a page that lies below one
+    events = events.assign(section=events["event_page"].astype(str).str.extract(r"^\.\./([^/]+)/.+/index\.html$", expand=False))
     events = events.dropna(subset=["section"])
-    stamps = {}
-    for section, rows in events.groupby("section", sort=False):  # one group per club, not per line
-        stamps[section] = {"as_of": str(rows["event_date"].max()),
-                           "rule_versions": ", ".join(sorted(rows["rule_version"].astype(str).unique()))}
-    return stamps
+    # one aggregation over every section (a federation's 300 clubs), not a frame per section
+    latest = events.groupby("section", sort=False)["event_date"].max()
+    versions = (events.assign(rule_version=events["rule_version"].astype(str))[["section", "rule_version"]]
+                .drop_duplicates().sort_values(["section", "rule_version"])
+                .groupby("section", sort=False)["rule_version"].agg(", ".join))
+    return {section: {"as_of": str(day), "rule_versions": versions[section]} for section, day in latest.items()}
 
 
 def publish_sections(out_dir: Path, pages: list[dict], titles: dict[str, str], stamps: dict[str, dict],

@@ -307,3 +307,22 @@ def test_event_page_links_from_the_pages_or_from_their_lookup_made_once():
     assert event_page_column(ids, dates, EventPages(periods, True), "league", True).to_pylist() == want
     with pytest.raises(ValueError, match="other kind of site"):
         event_page_column(ids, dates, EventPages(periods, True), "league", False)
+
+
+def test_a_sections_stamp_is_its_latest_event_and_its_rule_versions():
+    """By hand: club a holds two events (latest 2026-07-02; versions se-2009 and se-2026, sorted,
+    each once), club b one; a page not below a section (a period page) and an event without a page
+    have no section."""
+    from datetime import date
+
+    from pipelines.core.site import section_stamps
+
+    events = pd.DataFrame({
+        "event_page": ["../a/2026-07-01-kväll/index.html", "../a/2026-07-02-kväll/index.html", "../b/2026-06-30/index.html",
+                       "../2026-07/index.html", None, "../a/2026-06-01/index.html"],
+        "event_date": [date(2026, 7, 1), date(2026, 7, 2), date(2026, 6, 30), date(2026, 7, 3), date(2026, 7, 4), date(2026, 6, 1)],
+        "rule_version": ["se-2026", "se-2009", "se-2009", "x", "y", "se-2009"],
+    })
+    assert section_stamps(events) == {"a": {"as_of": "2026-07-02", "rule_versions": "se-2009, se-2026"},
+                                      "b": {"as_of": "2026-06-30", "rule_versions": "se-2009"}}
+    assert section_stamps(events.iloc[3:5]) == {}
