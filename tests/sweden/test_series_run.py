@@ -359,12 +359,9 @@ def test_a_withdrawn_series_loses_its_page_as_in_a_fresh_run(office):
     assert holdings(office) == {e: 16 for e in E[:4]}  # Ek won 18-12: 64 × 2/8 each; Tall's lines reversed
 
 
-def test_a_match_held_for_an_unknown_member_posts_when_the_new_register_arrives():
+def test_a_match_held_for_an_unknown_member_posts_when_the_new_register_arrives(tmp_path):
     # the register knows the 600 members of se_helpers except the newcomer 299999 (Ek's e4 seat)
-    import tempfile
-    from pathlib import Path
-
-    o = Office(Path(tempfile.mkdtemp(prefix="se-held-")))
+    o = Office(tmp_path)
     register(o)
     o.post(f"{SERIES}.series.txt", SERIES_FILE)
     newcomer = "299999"
