@@ -17,9 +17,10 @@ import multiprocessing
 import os
 import sys
 import threading
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
 
@@ -69,23 +70,62 @@ def map_chunks(function: Callable[[Chunk], Result], chunks: Sequence[Chunk], pro
     whole, so doing one twice gives what doing it once gives). An error raised by `function`
     itself is raised here, as it would be without workers."""
     processes = min(workers() if processes is None else processes, len(chunks))
+    return map_streamed(function, chunks, processes, ahead=None)
+
+
+def map_streamed(function: Callable[[Chunk], Result], chunks: Iterable[Chunk], processes: int | None = None,
+                 ahead: int | None = 2) -> list[Result]:
+    """map_chunks for chunks made one at a time (read from the warehouse, say): each is handed to
+    the workers as soon as it is made, so that they work while the next is read, and at most
+    `ahead` chunks per worker wait (None: no bound), so that the chunks made but not yet done
+    bound the memory. With one process, each chunk is done as it is made. The same guarantees
+    as map_chunks: results in order, a broken pool costs its speed only."""
+    processes = workers() if processes is None else processes
     if processes <= 1:
         return [function(c) for c in chunks]
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([function.__module__])
     # a pipe whose writing end only this process holds: the workers see it close when the run dies
     alive_r, alive_w = context.Pipe(duplex=False)
+    remaining = _told_apart(chunks)
+    done: list[Result] = []
+    pending: deque[list] = deque()  # [chunk, its future], oldest first
+
+    def oldest_done() -> None:
+        done.append(pending[0][1].result())
+        pending.popleft()
+
     try:
         with ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=_watch_run,
                                  initargs=(alive_r,)) as pool:
-            return list(pool.map(function, chunks))
+            for chunk in remaining:
+                pending.append([chunk, None])
+                pending[-1][1] = pool.submit(function, chunk)
+                while ahead is not None and len(pending) > processes * ahead:
+                    oldest_done()
+            while pending:
+                oldest_done()
+        return done
+    except _SourceFailed as failed:
+        raise failed.__cause__
     except (BrokenProcessPool, OSError) as failure:
         print(f"pointledger: worker processes failed ({failure.__class__.__name__}: {failure}); "
               "doing their work in this process", file=sys.stderr)
-        return [function(c) for c in chunks]
+        return done + [function(c) for c, _ in pending] + [function(c) for c in remaining]
     finally:
         alive_r.close()
         alive_w.close()
+
+
+class _SourceFailed(Exception):
+    """An error of the code that makes the chunks, not of the pool (raised as it was)."""
+
+
+def _told_apart(chunks: Iterable[Chunk]):
+    try:
+        yield from chunks
+    except Exception as error:
+        raise _SourceFailed() from error
 
 
 def _watch_run(alive) -> None:

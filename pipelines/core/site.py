@@ -612,45 +612,39 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     wanted = pd.concat([pd.DataFrame({"player_id": due, "season": [latest.get(p, "") for p in due]}),
                         season_due[["player_id", "season"]]], ignore_index=True)
     batch_players = sorted(set(wanted["player_id"]))
-    for batch in (batch_players[i:i + PLAYER_PAGE_BATCH] for i in range(0, len(batch_players), PLAYER_PAGE_BATCH)):
-        part = _lines_of(con, organisation, wanted[wanted["player_id"].isin(batch)])
-        rows = line_rows(pa.table({
-            # typed: a date's or a decimal's text needs no escaping (line_rows casts them as DuckDB prints them)
-            "event_date": part.column("event_date"), "points": part.column("points"),
-            "denomination": part.column("denomination"), "basis": part.column("basis"),
-            "event_page": event_page_column(part.column("event_id"), part.column("date_text"), lookup, organisation, period_pages),
-            "event_id": part.column("event_id"), "source_file": part.column("source_file"), "location": part.column("location")}))
-        keys = pc.binary_join_element_wise(pc.cast(part.column("player_id"), pa.string()), part.column("season"), "\x1f")
-        positions = pd.Series(np.arange(len(part))).groupby(keys.to_numpy(zero_copy_only=False), sort=False).indices \
-            if len(part) else {}
-        series_of = _series_by_page(_running_totals(part))
+    common = {"t": text, "lang": lang, "organisation": org["display_name"]}
+    # a history's (or a renamed register's) thousands of pages are rendered and written by both
+    # cores (pipelines/core/parallel.py) while the next batch's lines are read here
+    processes = parallel.workers() if len(wanted) >= PARALLEL_FROM_PLAYER_PAGES else 1
 
-        def page_lines(player: str, season: str) -> dict:
-            at = positions.get(f"{player}\x1f{season}", [])
-            return {"line_count": len(at), "line_rows": Markup("\n".join(rows[i] for i in at)),
-                    "chart": running_total_chart(series_of.get((player, season), []), text)}
+    def jobs():
+        for batch in (batch_players[i:i + PLAYER_PAGE_BATCH] for i in range(0, len(batch_players), PLAYER_PAGE_BATCH)):
+            part = _lines_of(con, organisation, wanted[wanted["player_id"].isin(batch)])
+            batch_pages = []
+            for player in (p for p in batch if p in due_set):
+                own = balances_of.get(player, [])
+                season = latest.get(player, "")
+                batch_pages.append(("player.html.j2", str(folder / f"{slugs[player]}.html"), (player, season), dict(
+                    player=player, name=name_of.get(player, ""), stamp=own_stamp.get(player, {"as_of": "", "rule_versions": ""}),
+                    notes=notes.get(player, []), season=season,
+                    earlier=any((player, str(b["season"])) in season_href for b in own),
+                    balances=[dict(b, href=season_href.get((player, str(b["season"])))) for b in own])))
+            for r in season_due[season_due["player_id"].isin(batch)].itertuples():
+                own = balances_of.get(r.player_id, [])
+                batch_pages.append(("player_season.html.j2", str(folder / r.page), (r.player_id, r.season), dict(
+                    player=r.player_id, season=r.season, name=name_of.get(r.player_id, ""),
+                    stamp={"as_of": str(r.as_of), "rule_versions": str(r.rule_versions)}, player_href=f"{slugs[r.player_id]}.html",
+                    balances=[b for b in own if str(b["season"]) == r.season])))
+            lines = pa.table({
+                # typed: a date's or a decimal's text needs no escaping (line_rows casts them as DuckDB prints them)
+                "event_date": part.column("event_date"), "points": part.column("points"),
+                "denomination": part.column("denomination"), "basis": part.column("basis"),
+                "event_page": event_page_column(part.column("event_id"), part.column("date_text"), lookup, organisation, period_pages),
+                "event_id": part.column("event_id"), "source_file": part.column("source_file"), "location": part.column("location"),
+                "player_id": pc.cast(part.column("player_id"), pa.string()), "season": part.column("season")})
+            yield {"common": common, "lines": lines, "pages": batch_pages}
 
-        for player in (p for p in batch if p in due_set):
-            own = balances_of.get(player, [])
-            season = latest.get(player, "")
-            html = _TEMPLATES.get_template("player.html.j2").render(
-                t=text, lang=lang, organisation=org["display_name"], player=player,
-                name=name_of.get(player, ""), stamp=own_stamp.get(player, {"as_of": "", "rule_versions": ""}),
-                notes=notes.get(player, []), season=season,
-                earlier=any((player, str(b["season"])) in season_href for b in own),
-                balances=[dict(b, href=season_href.get((player, str(b["season"])))) for b in own],
-                **page_lines(player, season))
-            if _write_if_changed(folder / f"{slugs[player]}.html", html):
-                written.append(folder / f"{slugs[player]}.html")
-        for r in season_due[season_due["player_id"].isin(batch)].itertuples():
-            own = balances_of.get(r.player_id, [])
-            html = _TEMPLATES.get_template("player_season.html.j2").render(
-                t=text, lang=lang, organisation=org["display_name"], player=r.player_id, season=r.season,
-                name=name_of.get(r.player_id, ""), stamp={"as_of": str(r.as_of), "rule_versions": str(r.rule_versions)},
-                player_href=f"{slugs[r.player_id]}.html",
-                balances=[b for b in own if str(b["season"]) == r.season], **page_lines(r.player_id, r.season))
-            if _write_if_changed(folder / r.page, html):
-                written.append(folder / r.page)
+    written += [Path(p) for done in parallel.map_streamed(render_player_pages, jobs(), processes) for p in done]
     if folder.is_dir():  # a player whose every line was reversed has no page, as in a fresh run
         wanted_files = {f"{s}.html" for s in slugs.values()} | set(earlier["page"])
         for page in folder.glob("*.html"):
@@ -690,6 +684,34 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
                  for p in players])
     if _write_if_changed(out_dir / "index.html", index):
         written.append(out_dir / "index.html")
+    return written
+
+
+# From this many player pages due in one run, they are rendered by worker processes
+PARALLEL_FROM_PLAYER_PAGES = 1000
+
+
+def render_player_pages(job: dict) -> list[str]:
+    """One batch of player pages (and earlier seasons' pages) rendered from their lines and
+    written where that changes them: the paths written. `job`: `common` (the templates' texts),
+    `lines` (every award line of the batch's pages, in the pages' order: the columns of
+    line_rows, player_id and season) and `pages` (template, path, (player, season), context).
+    Every per-line column is computed column-wise for the batch (the table rows by line_rows, one
+    window sum of the running totals); runs in a worker process for a history."""
+    lines = job["lines"]
+    rows = line_rows(lines.drop_columns(["player_id", "season"]))
+    keys = pc.binary_join_element_wise(lines.column("player_id"), lines.column("season"), "\x1f")
+    positions = pd.Series(np.arange(len(lines))).groupby(keys.to_numpy(zero_copy_only=False), sort=False).indices \
+        if len(lines) else {}
+    series_of = _series_by_page(_running_totals(lines))
+    written = []
+    for template, path, (player, season), context in job["pages"]:
+        at = positions.get(f"{player}\x1f{season}", [])
+        html = _TEMPLATES.get_template(template).render(
+            **job["common"], **context, line_count=len(at), line_rows=Markup("\n".join(rows[i] for i in at)),
+            chart=running_total_chart(series_of.get((player, season), []), job["common"]["t"]))
+        if _write_if_changed(Path(path), html):
+            written.append(path)
     return written
 
 

@@ -134,3 +134,40 @@ def test_chunks_are_cut_between_pages_never_inside_one():
         (0, 2), (2, 5), (5, 7), (7, 10), (10, 12), (12, 15), (15, 17), (17, 20)]
     # ... and with at most 2 pages a chunk, 10 chunks of 2
     assert parallel.chunk_ranges(list(range(20)), processes=2, per_chunk=2) == [(i, i + 2) for i in range(0, 20, 2)]
+
+
+def made_one_at_a_time(made: list[int]):
+    """The CHUNKS, noting each as it is made."""
+    for chunk in CHUNKS:
+        made.append(chunk[0])
+        yield chunk
+
+
+def test_streamed_chunks_are_handed_over_as_made_with_a_bounded_number_waiting():
+    made = []
+    done = parallel.map_streamed(where_and_square, made_one_at_a_time(made), processes=2, ahead=1)
+    assert [squares for _, squares in done] == [[n * n for n in c] for c in CHUNKS]
+    assert os.getpid() not in {pid for pid, _ in done} and made == [c[0] for c in CHUNKS]
+    # with one process each chunk is done as it is made, here
+    assert {pid for pid, _ in parallel.map_streamed(where_and_square, iter(CHUNKS), processes=1)} == {os.getpid()}
+
+
+def test_a_streamed_worker_that_dies_costs_its_speed_only(capsys):
+    made = []
+    assert parallel.map_streamed(dies_in_a_worker, made_one_at_a_time(made), processes=2, ahead=1) == \
+        [[n + 1 for n in c] for c in CHUNKS]
+    assert made == [c[0] for c in CHUNKS]  # every chunk done once it broke: none lost, none twice made
+    assert "doing their work in this process" in capsys.readouterr().err
+
+
+def fails_at_the_third(made: list[int]):
+    for i, chunk in enumerate(CHUNKS):
+        if i == 2:
+            raise OSError("the source of the chunks failed")
+        yield chunk
+
+
+def test_an_error_of_the_chunks_source_is_raised_not_taken_for_a_broken_pool(capsys):
+    with pytest.raises(OSError, match="the source of the chunks failed"):
+        parallel.map_streamed(where_and_square, fails_at_the_third([]), processes=2)
+    assert "doing their work" not in capsys.readouterr().err

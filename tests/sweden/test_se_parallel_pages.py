@@ -1,6 +1,6 @@
-"""A history's result pages and club month pages are written, and the site's links put in every
-page, by worker processes (both cores); they must be the pages the run's own process writes, byte
-for byte."""
+"""A history's result pages, club month pages and player pages are written, and the site's links
+put in every page, by worker processes (both cores); they must be the pages the run's own process
+writes, byte for byte."""
 from __future__ import annotations
 
 import shutil
@@ -39,17 +39,30 @@ def test_pages_written_by_workers_are_the_pages_written_here(sample_run, tmp_pat
     monkeypatch.setenv(parallel.WORKERS_VARIABLE, "2")
     monkeypatch.setattr(publish, "PARALLEL_FROM_EVENTS", 1)  # the samples' dozen events as if a history
     monkeypatch.setattr(site, "PARALLEL_FROM_PAGES", 1)
+    monkeypatch.setattr(site, "PARALLEL_FROM_PLAYER_PAGES", 1)
+    monkeypatch.setattr(site, "PLAYER_PAGE_BATCH", 10)  # several jobs from the samples' members
     monkeypatch.setattr(publish, "map_chunks", spy)
     monkeypatch.setattr(parallel, "map_chunks", spy)
+    map_streamed = parallel.map_streamed
+
+    def streamed_spy(function, chunks, processes=None, ahead=2):
+        chunks = list(chunks)
+        calls.append((function.__name__, len(chunks), processes))
+        return map_streamed(function, iter(chunks), processes, ahead)
+
+    monkeypatch.setattr(parallel, "map_streamed", streamed_spy)
     pooled.run()
 
-    # the event pages and the month pages, and the links, went to two workers in several chunks
+    # the event pages and the month pages, the player pages, and the links, went to two workers in
+    # several chunks
     assert ("run_job", 2) in {(name, processes) for name, n, processes in calls if n > 2}
     assert ("put_links", 2) in {(name, processes) for name, n, processes in calls if n > 2}
+    assert ("render_player_pages", 2) in {(name, processes) for name, n, processes in calls if n > 2}
     got, want = _files(pooled.state / "publications" / ORG), _files(sample_run.state / "publications" / ORG)
     assert sorted(got) == sorted(want)
     assert sum(name.endswith("resultat.csv") for name in got) >= 15
     assert sum(name.endswith("avgifter.csv") for name in got) >= 5
+    assert sum(name.startswith("players/") for name in got) >= 100
     # only the files that name the run that made them differ: the feed and the pins list (its CSV and workbook)
     assert sorted(name for name in got if got[name] != want[name]) == ["feed.atom"] + [
         name for name in sorted(got) if name.startswith("nålar/") and name.endswith((".csv", ".xlsx"))]
