@@ -7,6 +7,7 @@ import pandas as pd
 import pyarrow as pa
 
 from pipelines.core.dates import month_keys
+from pipelines.core.parallel import map_chunks, workers
 from pipelines.core.sql import query, scratch
 from pipelines.core.text import concat
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
@@ -20,6 +21,7 @@ from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
 from schemas.mahjong import MahjongResult
 
 DENOMINATION = "league"
+TEXT_LINES_PER_CHUNK = 200_000  # the text posts' lines parsed together (a year of a league: about 400,000)
 
 
 def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -36,8 +38,9 @@ def _parse_sources(sources: list[SourceFile]) -> tuple[pd.DataFrame, pd.DataFram
             orphans.append(o)
         else:
             texts.append((source.source_file, text))
-    for chunk in _chunks(texts, lines=200_000):  # bounded memory for a large backlog
-        r, y, o = parse_texts(chunk)
+    # a backlog's chunks (bounded memory each) are parsed by both cores (pipelines/core/parallel.py)
+    chunks = list(_chunks(texts, lines=TEXT_LINES_PER_CHUNK))
+    for r, y, o in map_chunks(parse_texts, chunks, workers() if len(chunks) > 1 else 1):
         results.append(r)
         yakuman.append(y)
         orphans.append(o)

@@ -171,3 +171,45 @@ def test_chaku_and_colon_forms_are_read_and_dai_is_reported():
     assert results["player_raw"].tolist()[:2] == ["らつみ", "りつみ"]
     assert results["problem"].notna().tolist() == [False, False, True, False]
     assert results["problem"].iloc[2].startswith("line 4: expected a result line")
+
+
+def _games_numbered(parsed):
+    results, yakuman, orphans = parsed
+    order = {key: n for n, key in enumerate(pd.unique(results["game_key"]))}
+    return (results.assign(game_key=results["game_key"].map(order)),
+            yakuman.assign(game_key=yakuman["game_key"].map(lambda k: order.get(k, -1))), orphans)
+
+
+def test_a_backlog_parsed_in_chunks_by_workers_equals_one_pass_here(monkeypatch):
+    """A backlog's text posts are parsed in chunks of lines by both cores; the rows, yakuman and
+    problems must be those of one pass over all the files in this process. A game key is only a
+    number that holds a game's rows together (each chunk numbers its own): the keys are compared
+    as the games they make, numbered in the order the games come."""
+    import hashlib
+
+    from pipelines.core import parallel
+    from pipelines.core.settings import DATA_DIR
+    from pipelines.core.system import SourceFile
+    import pipelines.mahjong.system as mahjong
+
+    folder = DATA_DIR / "samples" / "inbox" / "sofu-mahjong"
+    sources = [SourceFile("sofu-mahjong", f"sofu-mahjong/{p.name}", p, hashlib.sha256(p.read_bytes()).hexdigest())
+               for p in sorted(folder.glob("*")) if p.suffix in (".txt", ".csv")]
+    assert sum(s.source_file.endswith(".txt") for s in sources) >= 3
+    one_pass = mahjong._parse_sources(sources)
+
+    calls = []
+    map_chunks = mahjong.map_chunks
+
+    def spy(function, chunks, processes=None):
+        calls.append((len(chunks), processes))
+        return map_chunks(function, chunks, processes)
+
+    monkeypatch.setenv(parallel.WORKERS_VARIABLE, "2")
+    monkeypatch.setattr(mahjong, "TEXT_LINES_PER_CHUNK", 20)
+    monkeypatch.setattr(mahjong, "map_chunks", spy)
+    chunked = mahjong._parse_sources(sources)
+    assert calls and calls[0][0] >= 3 and calls[0][1] == 2
+    for got, want in zip(_games_numbered(chunked), _games_numbered(one_pass)):
+        pd.testing.assert_frame_equal(got, want)
+    assert min(len(frame) for frame in one_pass) > 0  # games, yakuman and problems all compared
