@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 
 from pipelines.core.charts import PALETTE, Series, line_chart
+from pipelines.core.parallel import map_streamed, workers
 from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 from pipelines.mahjong import calendar
@@ -25,6 +26,7 @@ def _points_text(value) -> str:
 
 _TEMPLATES.filters["pts"] = _points_text
 _CHART_PLAYERS = 5
+PARALLEL_FROM_PERIODS = 4  # from this many periods to publish in one run, worker processes write them
 
 
 def _leaderboard(con: duckdb.DuckDBPyConnection, organisation: str, period: str) -> pd.DataFrame:
@@ -124,21 +126,30 @@ def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     span = int(scheme["months_per_period"])
     needed = {m for p in wanted for m in pd.period_range(p, periods=span, freq="M").strftime("%Y-%m")}
     source = scoped(organisation, needed, reads={"mahjong_leaderboard"}) if scoped else con
-    written = []
-    try:
+
+    def jobs():
         for period in sorted(wanted):
             board = _leaderboard(source, organisation, period)
             if board.empty:  # every game of the period was withdrawn by corrections
                 shutil.rmtree(out_dir / period, ignore_errors=True)
                 continue
-            files = render_period(board, org)
-            target = out_dir / period
-            replace_folder(target, files)
-            written.append(target)
+            yield board, org, str(out_dir / period)
+
+    # a history's periods are rendered and written (workbooks too) by both cores while the next
+    # period's leaderboard is read here (pipelines/core/parallel.py)
+    processes = workers() if len(wanted) >= PARALLEL_FROM_PERIODS else 1
+    try:
+        return [Path(target) for target in map_streamed(write_period, jobs(), processes)]
     finally:
         if scoped:
             source.close()
-    return written
+
+
+def write_period(job: tuple[pd.DataFrame, pd.Series, str]) -> str:
+    """One period's publication folder (board, organisation, folder) written whole: the folder."""
+    board, org, target = job
+    replace_folder(Path(target), render_period(board, org))
+    return target
 
 
 def explain_leaderboard(con: duckdb.DuckDBPyConnection, player_id: str) -> list[str]:

@@ -49,3 +49,44 @@ def test_not_yet_eligible_players_listed_with_games_needed(office):
     # everyone has 12 games of the 20 needed
     assert "まだ規定試合数に達した人はいません" in html
     assert html.count("<td>8 戦</td>") == 8
+
+
+def test_periods_written_by_workers_are_the_periods_written_here(sample_run, tmp_path, monkeypatch):
+    """A history's periods are written by worker processes (both cores): every file of every
+    period folder (page, CSV, Markdown, workbook) must be the one the run's own process writes in
+    the session's sample run, byte for byte."""
+    import re
+    import shutil
+
+    from office import Office
+    from pipelines.core import parallel
+    from pipelines.core.settings import DATA_DIR
+    import pipelines.mahjong.publish as publish
+
+    (tmp_path / "office").mkdir()
+    office = Office(tmp_path / "office")
+    shutil.copytree(DATA_DIR / "samples" / "inbox" / "sofu-mahjong", office.inbox / "sofu-mahjong")
+    calls = []
+    map_streamed = publish.map_streamed
+
+    def spy(function, chunks, processes=None, ahead=2):
+        chunks = list(chunks)
+        calls.append((function.__name__, len(chunks), processes))
+        return map_streamed(function, iter(chunks), processes, ahead)
+
+    monkeypatch.setenv(parallel.WORKERS_VARIABLE, "2")
+    monkeypatch.setattr(publish, "PARALLEL_FROM_PERIODS", 1)  # the samples' periods as if a history
+    monkeypatch.setattr(publish, "map_streamed", spy)
+    office.run()
+
+    assert [(name, processes) for name, n, processes in calls if n >= 2] == [("write_period", 2)]
+
+    def periods(root):
+        return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+                if p.is_file() and re.fullmatch(r"\d{4}-\d{2}", p.relative_to(root).parts[0])}
+
+    got = periods(office.state / "publications" / "sofu-mahjong")
+    want = periods(sample_run.state / "publications" / "sofu-mahjong")
+    assert sum(name.endswith("leaderboard.xlsx") for name in want) >= 2
+    assert sorted(got) == sorted(want)
+    assert [name for name in got if got[name] != want[name]] == []
