@@ -47,6 +47,7 @@ PLAYERS = "players"
 FEED = "feed.atom"
 FEED_ENTRIES = 50  # the newest entries a feed keeps (readers keep what they have seen)
 PLAYER_PAGE_BATCH = 100  # player pages built column-wise together: bounds the night's memory
+parallel.serves_workers(__name__)  # render_player_pages, put_links
 
 
 def _messages(path: Path) -> dict[str, dict[str, str]]:

@@ -39,7 +39,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipelines.core.parallel import serves_workers
 from pipelines.core.text import split_line
+
+serves_workers(__name__)  # parse_texts, a backlog's chunks (pipelines/mahjong/system.py)
 
 RESULT_COLUMNS = [
     "game_key", "source_file", "game_seq", "line_no", "event_date", "date_text", "date_problem", "date_line",

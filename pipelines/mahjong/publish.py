@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 
 from pipelines.core.charts import PALETTE, Series, line_chart
-from pipelines.core.parallel import map_streamed, workers
+from pipelines.core.parallel import map_streamed, serves_workers, workers
 from pipelines.core.publishing import markdown_safe, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 from pipelines.mahjong import calendar
@@ -27,6 +27,7 @@ def _points_text(value) -> str:
 _TEMPLATES.filters["pts"] = _points_text
 _CHART_PLAYERS = 5
 PARALLEL_FROM_PERIODS = 4  # from this many periods to publish in one run, worker processes write them
+serves_workers(__name__)  # write_period
 
 
 def _leaderboard(con: duckdb.DuckDBPyConnection, organisation: str, period: str) -> pd.DataFrame:

@@ -21,7 +21,7 @@ import pyarrow as pa
 from pipelines.core.templating import template_env
 
 from pipelines.core.dates import month_keys
-from pipelines.core.parallel import chunk_ranges, map_chunks, workers
+from pipelines.core.parallel import chunk_ranges, map_chunks, serves_workers, workers
 from pipelines.core.publishing import (existing_names, folder_holds, markdown_safe, remove_withdrawn_events, replace_folder,
                                         spreadsheet_safe)
 from pipelines.core.sql import fetch
@@ -83,6 +83,7 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
 # a worker's start costs about as much as a thousand pages.
 PARALLEL_FROM_EVENTS = 2000
 PAGES_PER_CHUNK = 2000  # a worker holds one chunk's rows as Python values, not a history's
+serves_workers(__name__)  # run_job
 
 
 def _event_chunks(table: pa.Table, processes: int) -> list[pa.Table]:
