@@ -1,7 +1,7 @@
 """Mahjong league benchmark: a synthetic league from inbox to leaderboard.
 
-Three measurements, each `pointledger run` in a child process of its own (wall time and peak
-memory from os.wait4):
+Three measurements, each `pointledger run` in a child process of its own (wall time from
+os.wait4; peak memory of the run with its worker processes, pipelines/bench/memory.py):
 
 1. full:  the whole league (500 players, 200,000 games over two years: one text post a day) from
           an empty state;
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from pipelines.bench.memory import TreeMemory, peak_mib
 from pipelines.core.settings import DATA_DIR
 from pipelines.mahjong.synth import generate_games, write_text_posts
 
@@ -56,7 +57,8 @@ def _timed_run(inbox: Path, state: Path, data: Path, as_of: date) -> dict:
                "--as-of", as_of.isoformat(), "--data-dir", str(data)]
     started = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
+    with TreeMemory(child.pid) as memory:
+        _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 3):
@@ -65,7 +67,7 @@ def _timed_run(inbox: Path, state: Path, data: Path, as_of: date) -> dict:
     import json
 
     stages = json.loads(report.read_text())["durations_seconds"]
-    return {"wall_seconds": round(wall, 2), "peak_memory_mib": round(usage.ru_maxrss / 1024, 1),
+    return {"wall_seconds": round(wall, 2), "peak_memory_mib": peak_mib(usage, memory),
             "in_process_seconds": round(sum(stages.values()), 2), "stages": stages}
 
 

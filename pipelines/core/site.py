@@ -643,7 +643,16 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
                 "event_page": event_page_column(part.column("event_id"), part.column("date_text"), lookup, organisation, period_pages),
                 "event_id": part.column("event_id"), "source_file": part.column("source_file"), "location": part.column("location"),
                 "player_id": pc.cast(part.column("player_id"), pa.string()), "season": part.column("season")})
-            yield {"common": common, "lines": lines, "pages": batch_pages}
+            if processes <= 1:
+                yield {"common": common, "lines": lines, "pages": batch_pages}
+                continue
+            # a worker's share is a quarter of the batch: what a worker holds while it renders
+            # (the table rows of a league's 800-line pages) is what bounds the run's memory
+            for at in range(0, len(batch), PLAYERS_PER_WORKER_JOB):
+                group = pa.array(batch[at:at + PLAYERS_PER_WORKER_JOB], type=pa.string())
+                members = set(group.to_pylist())
+                yield {"common": common, "lines": lines.filter(pc.is_in(lines.column("player_id"), value_set=group)),
+                       "pages": [page for page in batch_pages if page[2][0] in members]}
 
     written += [Path(p) for done in parallel.map_streamed(render_player_pages, jobs(), processes) for p in done]
     if folder.is_dir():  # a player whose every line was reversed has no page, as in a fresh run
@@ -688,8 +697,11 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     return written
 
 
-# From this many player pages due in one run, they are rendered by worker processes
+# From this many player pages due in one run, they are rendered by worker processes, the players
+# of each batch in groups of PLAYERS_PER_WORKER_JOB (all the processes of the 200,000-game league's
+# first run: 2.1 GiB with the whole batch of 100 to a worker, 1.5 GiB with a quarter)
 PARALLEL_FROM_PLAYER_PAGES = 1000
+PLAYERS_PER_WORKER_JOB = 25
 
 
 def render_player_pages(job: dict) -> list[str]:

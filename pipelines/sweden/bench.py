@@ -6,7 +6,8 @@ month of history (the night ratio shows whether a night's cost grows with the le
     python -m pipelines.sweden.bench --clubs 300 --months 24     (the issue's size: long, run alone)
     python -m pipelines.sweden.bench --clubs 10 --months 1       (a quick look)
 
-Each run is a child `pointledger run` (its own wall time and peak memory, max RSS). Prints events,
+Each run is a child `pointledger run` (its own wall time, and the peak memory of it and its worker
+processes: pipelines/bench/memory.py). Prints events,
 award lines, seconds, events per second, peak memory and the night ratio as JSON.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
+from pipelines.bench.memory import TreeMemory, peak_mib
 from pipelines.core.settings import DATA_DIR
 
 ORG = "svensk-bridge"
@@ -92,18 +94,19 @@ def _data(root: Path, clubs: int) -> Path:
 
 
 def _timed_run(inbox: Path, state: Path, data: Path, as_of: date) -> dict:
-    """`pointledger run` in a child process: wall seconds, peak memory (max RSS), stages, lines."""
+    """`pointledger run` in a child process: wall seconds, peak memory (with its workers), stages, lines."""
     command = [sys.executable, "-m", "pipelines.cli", "run", "--inbox", str(inbox), "--state", str(state),
                "--as-of", as_of.isoformat(), "--data-dir", str(data)]
     started = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
+    with TreeMemory(child.pid) as memory:
+        _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 3):
         raise RuntimeError(f"run failed with exit {code}: {child.stderr.read().decode()}")
     report = json.loads(max((state / "runs").glob("*.json"), key=lambda p: p.stat().st_mtime).read_text())
-    return {"wall_seconds": round(wall, 2), "peak_memory_mib": round(usage.ru_maxrss / 1024, 1),
+    return {"wall_seconds": round(wall, 2), "peak_memory_mib": peak_mib(usage, memory),
             "exit_code": code, "stages": report["durations_seconds"],
             "award_lines": report["award_lines"]["posted"], "quarantined": report["records"]["quarantined"]}
 

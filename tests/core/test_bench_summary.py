@@ -85,3 +85,36 @@ def test_make_bench_prints_the_summary_and_keeps_every_benchmarks_row(tmp_path, 
     assert "| mahjong | whole league from an empty state (199,715 games) | 21.38 s |" in written
     assert "| site | the same site, a night with nothing new | 1.01 s |" in written
     assert json.loads((tmp_path / "site.json").read_text(encoding="utf-8"))["measured_at"].endswith("UTC")
+
+
+_HOLDS_IN_TWO_WORKERS = """
+import subprocess, sys
+# the run holds little; two of its workers hold 200 MiB each at the same time
+hold = "import time; block = bytearray(200 * 1024 * 1024); time.sleep(1.5)"
+workers = [subprocess.Popen([sys.executable, "-c", hold]) for _ in range(2)]
+assert [w.wait() for w in workers] == [0, 0]
+"""
+
+
+def test_a_runs_memory_counts_the_processes_below_it():
+    """A run's peak memory is that of all its processes together: two workers of the run holding
+    200 MiB each (written, so resident) at once make 400 MiB, where ru_maxrss says what the
+    largest one process held (here the test process itself, which the child was forked from
+    before its exec, can be that largest: so it is not asserted)."""
+    import os
+    import subprocess
+    import sys
+
+    import pytest
+
+    from pipelines.bench.memory import TreeMemory, available, peak_mib
+
+    if not available():
+        pytest.skip("this system reports no PSS (/proc/<pid>/smaps_rollup)")
+    child = subprocess.Popen([sys.executable, "-c", _HOLDS_IN_TWO_WORKERS])
+    with TreeMemory(child.pid, interval=0.05) as memory:
+        _, status, usage = os.wait4(child.pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert 400 <= memory.peak_mib < 500
+    assert peak_mib(usage, memory) >= 400
+    assert peak_mib(usage, memory) == round(memory.peak_mib, 1)

@@ -40,7 +40,8 @@ def test_pages_written_by_workers_are_the_pages_written_here(sample_run, tmp_pat
     monkeypatch.setattr(publish, "PARALLEL_FROM_EVENTS", 1)  # the samples' dozen events as if a history
     monkeypatch.setattr(site, "PARALLEL_FROM_PAGES", 1)
     monkeypatch.setattr(site, "PARALLEL_FROM_PLAYER_PAGES", 1)
-    monkeypatch.setattr(site, "PLAYER_PAGE_BATCH", 10)  # several jobs from the samples' members
+    monkeypatch.setattr(site, "PLAYER_PAGE_BATCH", 10)  # several batches from the samples' members
+    monkeypatch.setattr(site, "PLAYERS_PER_WORKER_JOB", 3)  # each cut into jobs of 3, 3, 3 and 1 players
     monkeypatch.setattr(publish, "map_chunks", spy)
     monkeypatch.setattr(parallel, "map_chunks", spy)
     map_streamed = parallel.map_streamed
