@@ -99,8 +99,8 @@ assert [w.wait() for w in workers] == [0, 0]
 def test_a_runs_memory_counts_the_processes_below_it():
     """A run's peak memory is that of all its processes together: two workers of the run holding
     200 MiB each (written, so resident) at once make 400 MiB, where ru_maxrss says what the
-    largest one process held (here the test process itself, which the child was forked from
-    before its exec, can be that largest: so it is not asserted)."""
+    largest one process held (here that can be the test process itself, which the child was
+    forked from before its exec: so which of the two is larger is not asserted)."""
     import os
     import subprocess
     import sys
@@ -116,5 +116,7 @@ def test_a_runs_memory_counts_the_processes_below_it():
         _, status, usage = os.wait4(child.pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert 400 <= memory.peak_mib < 500
-    assert peak_mib(usage, memory) >= 400
-    assert peak_mib(usage, memory) == round(memory.peak_mib, 1)
+    # the reported peak is neither below the processes' sum nor below the largest one process
+    # (which, from a large test process, can be its pre-exec image: CI saw 613 MiB against 412)
+    assert peak_mib(usage, memory) >= round(memory.peak_mib, 1) >= 400
+    assert peak_mib(usage, memory) >= round(usage.ru_maxrss / 1024, 1)
