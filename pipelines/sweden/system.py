@@ -49,6 +49,9 @@ STANDINGS_SUFFIX = ".standings.csv"
 REGISTER_NAME = "medlemsregister.csv"
 DEFAULT_SEASON_START = 7
 SILVER = ("silver", "guld", "förhöjt guld")
+# events scored and posted together: large enough that the slice's one SQL pass and its merges
+# stay set-based, small enough that a history holds its intermediate frames for few events at a time
+EVENTS_PER_SLICE = 2_000
 
 _AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
 _EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
@@ -296,26 +299,19 @@ class _Batch:
                 if found:
                     files["standings"] = found[0]
             units.append((key, files))
-        parsed = [p for p in (self._parse(k, f) for k, f in sorted(units)) if p is not None]
-        parsed.sort(key=lambda p: (p[1]["date"], p[0]))
+        # the event files first, for the events' dates; then the events are read, checked, scored and
+        # posted in slices in date order (the sanction limits count a club's silver events in that
+        # order): a history holds the result lists, competitions, players and merges of one slice
+        # at a time, not of all its events
+        heads = [h for h in (self._parse(k, f) for k, f in sorted(units)) if h is not None]
+        heads.sort(key=lambda h: (h[1]["date"], h[0]))
         self._history()
-        self.pending: list[tuple] = []
-        # the members of every result list of the night at once: known to the register? listed twice?
-        # Only the lists with an unknown or repeated member are kept, per list (usually none of them)
-        self.flat = {}
-        if parsed and self.members is not None:
-            lists = pd.concat([st for _, _, st, _ in parsed], ignore_index=True)
-            keys = np.repeat([key for key, _, _, _ in parsed], [len(st) for _, _, st, _ in parsed])
-            allm = lists[["location", "entrant", "members"]].assign(key=keys).explode("members")
-            allm = allm.assign(known=allm["members"].isin(self.members.index),
-                               twice=repeated(allm["key"], allm["members"]))
-            self.flat = dict(tuple(allm[~allm["known"] | allm["twice"]].groupby("key", sort=False)))
-        for key, ev, st, files in parsed:
-            self._score(key, ev, st, files)
-        # every competition of the night scored at once (one SQL pass), then posted event by event
-        comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
-        _, players = A.score(self.rules, comps) if comps else (None, None)
-        self._post_all(players)
+        for start in range(0, len(heads), EVENTS_PER_SLICE):
+            parsed = [p for p in (self._parse_list(*h) for h in heads[start:start + EVENTS_PER_SLICE]) if p is not None]
+            if parsed:
+                self._score_slice(parsed)
+            del parsed
+        self.pending, self.flat = [], {}
         for f in batch["conversion"]:
             self._post_conversion(f)
         for f in batch["rally"]:
@@ -324,6 +320,27 @@ class _Batch:
         result = self._result()
         result.tables.update(series_tables)
         return result
+
+    def _score_slice(self, parsed: list[tuple]) -> None:
+        """Check, score and post a slice of the night's parsed events (each independent of the others
+        but for the sanction limits' count, which `self.silver_count` carries from slice to slice)."""
+        self.pending: list[tuple] = []
+        # the members of every result list of the slice at once: known to the register? listed twice?
+        # Only the lists with an unknown or repeated member are kept, per list (usually none of them)
+        self.flat = {}
+        if self.members is not None:
+            lists = pd.concat([st for _, _, st, _ in parsed], ignore_index=True)
+            keys = np.repeat([key for key, _, _, _ in parsed], [len(st) for _, _, st, _ in parsed])
+            allm = lists[["location", "entrant", "members"]].assign(key=keys).explode("members")
+            allm = allm.assign(known=allm["members"].isin(self.members.index),
+                               twice=repeated(allm["key"], allm["members"]))
+            self.flat = dict(tuple(allm[~allm["known"] | allm["twice"]].groupby("key", sort=False)))
+        for key, ev, st, files in parsed:
+            self._score(key, ev, st, files)
+        # every competition of the slice scored at once (one SQL pass), then posted event by event
+        comps = [c for p in self.pending if not p[1]["avbruten"] for c in p[4]]
+        _, players = A.score(self.rules, comps) if comps else (None, None)
+        self._post_all(players)
 
     @staticmethod
     def _event_of(competition: str) -> str:
@@ -361,6 +378,7 @@ class _Batch:
                 self._reject(f.source_file, "whole file", reason)
 
     def _parse(self, key: str, files: dict):
+        """The event file of an event whose two files are here: (key, ev, files), or None (held)."""
         if "event" not in files:
             self._hold(files, f"waiting for the event file {key}{EVENT_SUFFIX} (datum, nivå, form, brickor ...; docs/sweden.md): "
                               "the result list is posted the night it arrives and need not be sent again")
@@ -380,6 +398,11 @@ class _Batch:
                              f"held back until the event file {ev_file.source_file} is corrected ({detail}); send the corrected "
                              "event file, this result list need not be sent again")
             return None
+        return key, ev, files
+
+    def _parse_list(self, key: str, ev: dict, files: dict):
+        """The result list of an event whose event file stands: (key, ev, standings, files) or None."""
+        ev_file, st_file = files["event"], files["standings"]
         if traveller_suffix(st_file.source_file):
             if ev["form"] != "par":
                 st, sq = None, [(st_file.source_file, "whole file", f"travellers are read for pairs events only (form: par), "
