@@ -21,7 +21,7 @@ import pyarrow as pa
 from pipelines.core.templating import template_env
 
 from pipelines.core.dates import month_keys
-from pipelines.core.parallel import chunk_ranges, map_chunks, serves_workers, workers
+from pipelines.core.parallel import chunk_ranges, map_streamed, serves_workers, workers
 from pipelines.core.publishing import (existing_names, folder_holds, markdown_safe, remove_withdrawn_events, replace_folder,
                                         spreadsheet_safe)
 from pipelines.core.sql import fetch
@@ -83,6 +83,7 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
 # a worker's start costs about as much as a thousand pages.
 PARALLEL_FROM_EVENTS = 2000
 PAGES_PER_CHUNK = 2000  # a worker holds one chunk's rows as Python values, not a history's
+EVENTS_PER_READ = 4000  # the run holds the page rows of this many events at a time
 serves_workers(__name__)  # run_job
 
 
@@ -95,7 +96,7 @@ def _event_chunks(table: pa.Table, processes: int) -> list[pa.Table]:
 def write_event_pages(chunk: tuple[pa.Table, pd.Series, Path]) -> list[Path]:
     """The result pages of the events of one slice of page rows (page_rows, in event order), each
     written where its text changed; returns the folders written. Runs in a worker process for a
-    history (map_chunks): it reads nothing but its arguments and the templates."""
+    history (map_streamed): it reads nothing but its arguments and the templates."""
     table, org, out_dir = chunk
     organisation = org["organisation"]
     written = []
@@ -168,13 +169,6 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
     """publish_events' pages: the rows of the `due` events and of the touched months' club month
     pages read from `source` (the warehouse `con`, or one limited to their months)."""
     organisation = org["organisation"]
-    source.register("se_events_due", due)
-    try:
-        rows = fetch(source, "select * replace (array_to_string(members, ' ') as members), members[1] as first_member "
-                             "from se_results where organisation = ? and event_id in (select event_id from se_events_due) "
-                             "order by event_id, competition, place", [organisation])
-    finally:
-        source.unregister("se_events_due")
     # events whose list no longer stands (corrected away, fully quarantined): no page, as in a fresh run.
     # Only the touched months can lose an event or a club month page: the events ever posted are
     # read for those months, and the standing ones taken from those months (not the history's)
@@ -198,15 +192,35 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
                          "order by club, month, level, form", [organisation, sorted(affected_months)])
     # a history's tens of thousands of pages are written by both cores; a night's few in this process
     processes = workers() if len(due) >= PARALLEL_FROM_EVENTS else 1
-    jobs = []
-    if len(rows):
-        table = pa.Table.from_pandas(page_rows(rows, _home_clubs(con)), preserve_index=False)
-        jobs += [(write_event_pages, (part, org, out_dir)) for part in _event_chunks(table, processes)]
-    if len(summary):
-        summary = summary.assign(month=summary["event_date"].astype(str).str[:7],
-                                 slug=summary["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))
-        jobs += [(write_month_pages, (part, fees, out_dir)) for part in _month_chunks(summary, processes)]
-    return [target for part in map_chunks(run_job, jobs, processes) for target in part]
+    home = _home_clubs(con)
+
+    def jobs():
+        # the due events' rows read a slice of events at a time, each slice's pages handed to the
+        # workers while the next is read: a history holds the rows of a few thousand events, not all
+        due_ids = due.sort_by("event_id")
+        for start in range(0, len(due_ids), EVENTS_PER_READ):
+            rows = _due_rows(source, organisation, due_ids.slice(start, EVENTS_PER_READ))
+            if len(rows):
+                table = pa.Table.from_pandas(page_rows(rows, home), preserve_index=False)
+                del rows
+                yield from ((write_event_pages, (part, org, out_dir)) for part in _event_chunks(table, processes))
+        if len(summary):
+            months = summary.assign(month=summary["event_date"].astype(str).str[:7],
+                                    slug=summary["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))
+            yield from ((write_month_pages, (part, fees, out_dir)) for part in _month_chunks(months, processes))
+
+    return [target for part in map_streamed(run_job, jobs(), processes) for target in part]
+
+
+def _due_rows(source, organisation: str, due: pa.Table) -> pd.DataFrame:
+    """The result rows of the `due` events (a table of event_id), in page order."""
+    source.register("se_events_due", due)
+    try:
+        return fetch(source, "select * replace (array_to_string(members, ' ') as members), members[1] as first_member "
+                             "from se_results where organisation = ? and event_id in (select event_id from se_events_due) "
+                             "order by event_id, competition, place", [organisation])
+    finally:
+        source.unregister("se_events_due")
 
 
 def run_job(job: tuple) -> list[Path]:

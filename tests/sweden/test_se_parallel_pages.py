@@ -42,7 +42,6 @@ def test_pages_written_by_workers_are_the_pages_written_here(sample_run, tmp_pat
     monkeypatch.setattr(site, "PARALLEL_FROM_PLAYER_PAGES", 1)
     monkeypatch.setattr(site, "PLAYER_PAGE_BATCH", 10)  # several batches from the samples' members
     monkeypatch.setattr(site, "PLAYERS_PER_WORKER_JOB", 3)  # each cut into jobs of 3, 3, 3 and 1 players
-    monkeypatch.setattr(publish, "map_chunks", spy)
     monkeypatch.setattr(parallel, "map_chunks", spy)
     map_streamed = parallel.map_streamed
 
@@ -52,6 +51,8 @@ def test_pages_written_by_workers_are_the_pages_written_here(sample_run, tmp_pat
         return map_streamed(function, iter(chunks), processes, ahead)
 
     monkeypatch.setattr(parallel, "map_streamed", streamed_spy)
+    monkeypatch.setattr(publish, "map_streamed", streamed_spy)
+    monkeypatch.setattr(publish, "EVENTS_PER_READ", 5)  # the events' rows read in several slices
     pooled.run()
 
     # the event pages and the month pages, the player pages, and the links, went to two workers in
