@@ -7,12 +7,10 @@ import tempfile
 import warnings
 from functools import cache
 from pathlib import Path
-from typing import Iterator
 
 import duckdb
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipelines.core.settings import SQL_DIR
 
@@ -166,33 +164,6 @@ def arrow(con: duckdb.DuckDBPyConnection, sql: str, params: list | dict | None =
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Arrow output on a DB-API result")
         return con.execute(sql, params).to_arrow_table()
-
-
-def arrow_slices(con: duckdb.DuckDBPyConnection, sql: str, params: list | dict | None, key: str,
-                 rows: int) -> Iterator[pa.Table]:
-    """A select's rows, ordered by `key`, as Arrow tables of about `rows` rows each, cut where `key`
-    changes (a key's rows stay in one table): one query read in parts, so that its reader holds a
-    part at a time as Python values, not the whole result."""
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="Arrow output on a DB-API result")
-        reader = con.execute(sql, params).to_arrow_reader(min(rows, 1_000_000))
-    held: list[pa.RecordBatch] = []
-    count = 0
-    for batch in reader:
-        held.append(batch)
-        count += batch.num_rows
-        if count < rows:
-            continue
-        table = pa.Table.from_batches(held)
-        keys = table.column(key)
-        last = keys[len(keys) - 1]
-        # the last key's rows may go on in the next batch: they wait for it
-        cut = len(keys) - pc.sum(pc.equal(keys, last)).as_py()
-        if cut > 0:
-            yield table.slice(0, cut)
-            held, count = table.slice(cut).to_batches(), len(keys) - cut
-    if count:
-        yield pa.Table.from_batches(held)
 
 
 def query(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None) -> pd.DataFrame:

@@ -24,7 +24,7 @@ from pipelines.core.dates import month_keys
 from pipelines.core.parallel import chunk_ranges, map_streamed, serves_workers, workers
 from pipelines.core.publishing import (existing_names, folder_holds, markdown_safe, remove_withdrawn_events, replace_folder,
                                         spreadsheet_safe)
-from pipelines.core.sql import arrow_slices, fetch
+from pipelines.core.sql import fetch
 from pipelines.sweden.ranking_page import tonight
 
 _TEMPLATES = template_env(Path(__file__).parent / "templates")
@@ -83,7 +83,7 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
 # a worker's start costs about as much as a thousand pages.
 PARALLEL_FROM_EVENTS = 2000
 PAGES_PER_CHUNK = 2000  # a worker holds one chunk's rows as Python values, not a history's
-ROWS_PER_READ = 40_000  # the run holds about this many page rows at a time (a few thousand events)
+EVENTS_PER_READ = 4000  # the run holds the page rows of this many events at a time
 serves_workers(__name__)  # run_job
 
 
@@ -195,21 +195,26 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
     home = _home_clubs(con)
 
     def jobs():
-        # the due events' rows read in parts of whole events (one query), each part's pages handed
-        # to the workers while the next is read: a history holds a part's rows as Python values,
-        # not all of them
-        source.register("se_events_due", due)
-        try:
-            for part in arrow_slices(source, "select * replace (array_to_string(members, ' ') as members), "
-                                             "members[1] as first_member from se_results where organisation = ? "
-                                             "and event_id in (select event_id from se_events_due) "
-                                             "order by event_id, competition, place", [organisation], "event_id", ROWS_PER_READ):
-                rows = page_rows(part.to_pandas(types_mapper=pd.ArrowDtype), home)
-                table = pa.Table.from_pandas(rows, preserve_index=False)
+        # the due events' rows read a slice of events at a time, each slice's pages handed to the
+        # workers while the next is read: a history holds the rows of a few thousand events as
+        # Python values, not all of them. The slice's first and last event bound the query too:
+        # DuckDB takes that range down to the rows it scans (before naming the members), not the
+        # list of events (a 60 x 24 history's slice: 0.30 -> 0.14 s)
+        due_ids = due.sort_by("event_id")
+        for start in range(0, len(due_ids), EVENTS_PER_READ):
+            ids = due_ids.slice(start, EVENTS_PER_READ)
+            source.register("se_events_due", ids)
+            try:
+                rows = fetch(source, "select * replace (array_to_string(members, ' ') as members), members[1] as first_member "
+                                     "from se_results where organisation = ? and event_id between ? and ? "
+                                     "and event_id in (select event_id from se_events_due) order by event_id, competition, place",
+                             [organisation, ids.column("event_id")[0].as_py(), ids.column("event_id")[-1].as_py()])
+            finally:
+                source.unregister("se_events_due")
+            if len(rows):
+                table = pa.Table.from_pandas(page_rows(rows, home), preserve_index=False)
                 del rows
                 yield from ((write_event_pages, (chunk, org, out_dir)) for chunk in _event_chunks(table, processes))
-        finally:
-            source.unregister("se_events_due")
         if len(summary):
             months = summary.assign(month=summary["event_date"].astype(str).str[:7],
                                     slug=summary["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))

@@ -52,7 +52,7 @@ def test_pages_written_by_workers_are_the_pages_written_here(sample_run, tmp_pat
 
     monkeypatch.setattr(parallel, "map_streamed", streamed_spy)
     monkeypatch.setattr(publish, "map_streamed", streamed_spy)
-    monkeypatch.setattr(publish, "ROWS_PER_READ", 30)  # the events' rows read in several parts
+    monkeypatch.setattr(publish, "EVENTS_PER_READ", 5)  # the events' rows read in several slices
     pooled.run()
 
     # the event pages and the month pages, the player pages, and the links, went to two workers in
