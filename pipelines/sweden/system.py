@@ -303,11 +303,16 @@ class _Batch:
         # posted in slices in date order (the sanction limits count a club's silver events in that
         # order): a history holds the result lists, competitions, players and merges of one slice
         # at a time, not of all its events
+        # (each event's files and settings are let go once its slice is posted)
+        batch["event"], batch["standings"] = [], []
+        del keys
         heads = [h for h in (self._parse(k, f) for k, f in sorted(units)) if h is not None]
+        del units
         heads.sort(key=lambda h: (h[1]["date"], h[0]))
         self._history()
         for start in range(0, len(heads), EVENTS_PER_SLICE):
             parsed = [p for p in (self._parse_list(*h) for h in heads[start:start + EVENTS_PER_SLICE]) if p is not None]
+            heads[start:start + EVENTS_PER_SLICE] = [None] * len(heads[start:start + EVENTS_PER_SLICE])
             if parsed:
                 self._score_slice(parsed)
             del parsed
