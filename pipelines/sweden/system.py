@@ -302,17 +302,17 @@ class _Batch:
         # the event files first, for the events' dates; then the events are read, checked, scored and
         # posted in slices in date order (the sanction limits count a club's silver events in that
         # order): a history holds the result lists, competitions, players and merges of one slice
-        # at a time, not of all its events
-        # (each event's files and settings are let go once its slice is posted)
+        # at a time, and lets go of each event's files and settings once its slice is posted
         batch["event"], batch["standings"] = [], []
         del keys
         heads = [h for h in (self._parse(k, f) for k, f in sorted(units)) if h is not None]
         del units
         heads.sort(key=lambda h: (h[1]["date"], h[0]))
         self._history()
-        for start in range(0, len(heads), EVENTS_PER_SLICE):
-            parsed = [p for p in (self._parse_list(*h) for h in heads[start:start + EVENTS_PER_SLICE]) if p is not None]
-            heads[start:start + EVENTS_PER_SLICE] = [None] * len(heads[start:start + EVENTS_PER_SLICE])
+        while heads:
+            part, heads = heads[:EVENTS_PER_SLICE], heads[EVENTS_PER_SLICE:]
+            parsed = [p for p in (self._parse_list(*h) for h in part) if p is not None]
+            del part
             if parsed:
                 self._score_slice(parsed)
             del parsed
