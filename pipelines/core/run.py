@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core import inbox, ledger, parallel, quarantine_report, site, warehouse
+from pipelines.core import inbox, ledger, memory, parallel, quarantine_report, site, warehouse
 from pipelines.core.dates import month_keys
 from pipelines.core.lake import Lake, StagedRun, write_json_atomically
 from pipelines.core.processing import process_isolated
@@ -169,6 +169,7 @@ def run(
     instead of tonight's new files, re-derive the posted history in its range (same lock, same
     atomic commit)."""
     duckdb_config()  # a wrong POINTLEDGER_DUCKDB_THREADS stops the run before it reads anything
+    memory.use_system_allocator()
     parallel.workers()  # and so does a wrong POINTLEDGER_WORKERS
     paths = StatePaths(Path(state_dir))
     progress = progress or _NoProgress()
@@ -261,32 +262,10 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
 
     # -- process ---------------------------------------------------------------------------------
     to_process = files[files["action"].isin(["new", "correction", "recompute"]) & files["supported"]]
-    events, awards, records, tables, incidents = [], [], [], {}, []
     active = latest.loc[latest["status"] != "duplicate", ["source_file", "sha256"]].rename(columns={"sha256": "source_sha256"})
     with timer.stage("process", progress):
-        progress.files(len(to_process))
-        for organisation, batch in to_process.groupby("organisation", sort=True):
-            org = organisations.loc[organisation]
-            system = get_system(org["system"])
-            sources = [
-                SourceFile(organisation, row.source_file, Path(row.path), row.sha256) for row in batch.itertuples()
-            ]
-            # a recomputed file replaces its own earlier lines: systems that read holdings from the
-            # ledger (JCBL strats) must not count them beside the re-derived ones
-            superseded = set(batch.loc[batch["action"].isin(["correction", "recompute"]), "source_file"])
-            isolated = process_isolated(ctx, system, org, sources, active, superseded)
-            result = isolated.batch
-            incidents.extend(i.as_dict() for i in isolated.incidents)
-            events.append(result.events)
-            awards.append(result.awards)
-            records.append(result.records)
-            quarantine_parts.append(result.quarantine)
-            for name, frame in result.tables.items():
-                if frame is None or not len(frame):
-                    continue
-                tables.setdefault(name, (system.lake_tables[name], []))[1].append((frame, name in isolated.validated))
-            progress.advance(len(batch))
-            del result, isolated
+        events, awards, records, tables, incidents = _process(ctx, organisations, to_process, active, quarantine_parts, progress)
+        del to_process, active
     _checkpoint("after_process")
 
     # -- ledger ----------------------------------------------------------------------------------
@@ -341,8 +320,8 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     with timer.stage("stage", progress):
         staged.write("awards", AwardLine, checked["awards"], month_column="event_date")
         staged.write("events", EventRecord, checked["events"], month_column="event_date")
-        for name, (model, frame) in system_tables.items():
-            staged.write(name, model, frame, month_column="event_date")
+        for name in system_tables:  # (no loop variable keeps the last table, a history's largest, alive)
+            staged.write(name, *system_tables[name], month_column="event_date")
         staged.write("quarantine", QuarantineRecord, checked["quarantine"])
         staged.write("sources", SourceRecord, checked["sources"])
         if recompute is not None:
@@ -395,6 +374,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     difference = difference_by_player(checked["awards"]) if recompute is not None else None
     checked["awards"] = checked["awards"][["entry_type"]]
     del system_tables, touched, dated
+    memory.give_back()  # before the publications' workers start beside this process
 
     # -- warehouse and publications (derived; rebuilt from the committed lake) -----------------------
     # A committed run without a report was stopped before its publications were done: redo its
@@ -547,6 +527,39 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
         con.close()
     return published
 
+
+
+def _process(ctx: RunContext, organisations: pd.DataFrame, to_process: pd.DataFrame, active: pd.DataFrame,
+             quarantine_parts: list, progress) -> tuple[list, list, list, dict, list]:
+    """Each organisation's files through its rule system, isolated (pipelines/core/processing.py).
+    A function of its own so that nothing of the last organisation (its sources, its largest table)
+    outlives the loop: a history's tables are held otherwise through the publications."""
+    events, awards, records, tables, incidents = [], [], [], {}, []
+    progress.files(len(to_process))
+    for organisation, batch in to_process.groupby("organisation", sort=True):
+        org = organisations.loc[organisation]
+        system = get_system(org["system"])
+        sources = [
+            SourceFile(organisation, row.source_file, Path(row.path), row.sha256) for row in batch.itertuples()
+        ]
+        # a recomputed file replaces its own earlier lines: systems that read holdings from the
+        # ledger (JCBL strats) must not count them beside the re-derived ones
+        superseded = set(batch.loc[batch["action"].isin(["correction", "recompute"]), "source_file"])
+        isolated = process_isolated(ctx, system, org, sources, active, superseded)
+        del sources
+        result = isolated.batch
+        incidents.extend(i.as_dict() for i in isolated.incidents)
+        events.append(result.events)
+        awards.append(result.awards)
+        records.append(result.records)
+        quarantine_parts.append(result.quarantine)
+        for name, frame in result.tables.items():
+            if frame is None or not len(frame):
+                continue
+            tables.setdefault(name, (system.lake_tables[name], []))[1].append((frame, name in isolated.validated))
+        progress.advance(len(batch))
+        del result, isolated
+    return events, awards, records, tables, incidents
 
 def _validated(model, frame: pd.DataFrame) -> pd.DataFrame:
     validated, cases = failure_cases(model, frame)
