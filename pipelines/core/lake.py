@@ -178,24 +178,28 @@ class StagedRun:
         schema = arrow_schema(model)
         self.models[table] = model
         arrow = pa_arrow.Table.from_pandas(frame[list(schema.names)], schema=schema, preserve_index=False)
-        partitions = pd.DataFrame(
-            {"org": frame["organisation"].to_numpy(), "month": month_keys(frame[month_column]).to_numpy() if month_column else ""},
-            index=frame.index,
-        )
-        codes = partitions.groupby(["org", "month"], sort=True).ngroup().to_numpy()
-        uniques = partitions.drop_duplicates().sort_values(["org", "month"]).to_numpy().tolist()
-        if len(codes) > 1 and (np.diff(codes) < 0).any():
-            order = np.argsort(codes, kind="stable")  # rows grouped by partition, then sliced
-            codes = codes[order]
-            arrow = arrow.take(pa_arrow.array(order))
-        # (a frame already in partition order, as a night's rows in date order usually are, is not copied)
-        bounds = np.searchsorted(codes, np.arange(len(uniques) + 1))
+        # partitions as codes, (organisation, month) in sorted order, without a Python string per row
+        orgs, org_names = pd.factorize(frame["organisation"], sort=True)
+        if month_column:
+            months, month_names = pd.factorize(month_keys(frame[month_column]), sort=True)
+        else:
+            months, month_names = np.zeros(len(frame), dtype=np.int64), [""]
+        codes = orgs * len(month_names) + months
+        present = np.unique(codes)
+        # rows grouped by partition: a frame already in partition order (a night's rows in date
+        # order usually are) is sliced; otherwise each partition's rows are taken on their own,
+        # so that only one partition is copied at a time (a history's ledger is a gigabyte)
+        order = None if len(codes) < 2 or (np.diff(codes) >= 0).all() else np.argsort(codes, kind="stable")
+        bounds = np.searchsorted(codes if order is None else codes[order], np.append(present, present[-1] + 1))
         written = []
-        for i, (organisation, month) in enumerate(uniques):
+        for i, code in enumerate(present):
+            organisation, month = org_names[code // len(month_names)], month_names[code % len(month_names)]
             rel = f"{table}/org={organisation}/" + (f"month={month}/" if month_column else "") + f"part-{self.run_id}.parquet"
             target = self.root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            pq.write_table(arrow.slice(bounds[i], bounds[i + 1] - bounds[i]), target)
+            rows = (arrow.slice(bounds[i], bounds[i + 1] - bounds[i]) if order is None
+                    else arrow.take(pa_arrow.array(order[bounds[i]:bounds[i + 1]])))
+            pq.write_table(rows, target)
             written.append(rel)
         self.files.extend(written)
         return written

@@ -1,0 +1,52 @@
+"""A staged table is written one file per (organisation, month), each partition's rows in the
+order the frame holds them, whether the frame comes in partition order (sliced) or not (each
+partition's rows taken on their own, so that a history's ledger is not copied whole)."""
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from pipelines.core.lake import Lake, StagedRun
+from pipelines.core.settings import StatePaths
+from schemas.common import DATE, TEXT
+
+import pandera.pandas as pa
+
+
+class Dated(pa.DataFrameModel):
+    organisation: TEXT = pa.Field()
+    event_date: DATE = pa.Field()
+    label: TEXT = pa.Field()
+
+
+def _frame(rows):
+    return pd.DataFrame(rows, columns=["organisation", "event_date", "label"]).astype(
+        {"organisation": TEXT, "event_date": DATE, "label": TEXT})
+
+
+def _written(tmp_path: Path, frame: pd.DataFrame) -> dict[str, list[str]]:
+    staged = StagedRun(Lake.open(StatePaths(tmp_path / "var")), "run-1")
+    rels = staged.write("dated", Dated, frame, month_column="event_date")
+    return {rel.rsplit("/", 1)[0]: pq.read_table(staged.root / rel).column("label").to_pylist() for rel in rels}
+
+
+def test_rows_out_of_partition_order_land_in_their_partitions_in_frame_order(tmp_path):
+    d = date
+    frame = _frame([("b-club", d(2024, 8, 1), "b1"), ("a-club", d(2024, 9, 3), "a3"), ("a-club", d(2024, 8, 9), "a1"),
+                    ("b-club", d(2024, 8, 2), "b2"), ("a-club", d(2024, 9, 1), "a4"), ("a-club", d(2024, 8, 1), "a2")])
+    assert _written(tmp_path, frame) == {
+        "dated/org=a-club/month=2024-08": ["a1", "a2"],
+        "dated/org=a-club/month=2024-09": ["a3", "a4"],
+        "dated/org=b-club/month=2024-08": ["b1", "b2"],
+    }
+
+
+def test_rows_in_partition_order_are_sliced_the_same(tmp_path):
+    d = date
+    frame = _frame([("a-club", d(2024, 8, 9), "a1"), ("a-club", d(2024, 9, 3), "a2"), ("b-club", d(2024, 7, 1), "b1")])
+    assert _written(tmp_path, frame) == {
+        "dated/org=a-club/month=2024-08": ["a1"], "dated/org=a-club/month=2024-09": ["a2"],
+        "dated/org=b-club/month=2024-07": ["b1"]}
