@@ -23,11 +23,9 @@ def use_system_allocator() -> None:
         pa.set_memory_pool(pa.system_memory_pool())
 
 
-def give_back(collect: bool = True) -> None:
-    """Collect (unless `collect` is false), then hand the freed heap of Arrow and of the C library
-    back to the system."""
-    if collect:
-        gc.collect()
+def give_back() -> None:
+    """Collect, then hand the freed heap of Arrow and of the C library back to the system."""
+    gc.collect()
     pa.default_memory_pool().release_unused()
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")

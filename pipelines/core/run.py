@@ -528,7 +528,6 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
     return published
 
 
-
 def _process(ctx: RunContext, organisations: pd.DataFrame, to_process: pd.DataFrame, active: pd.DataFrame,
              quarantine_parts: list, progress) -> tuple[list, list, list, dict, list]:
     """Each organisation's files through its rule system, isolated (pipelines/core/processing.py).
