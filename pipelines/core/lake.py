@@ -26,6 +26,7 @@ import pyarrow as pa_arrow
 import pyarrow.parquet as pq
 
 from pipelines.core.dates import month_keys
+from pipelines.core.memory import is_held_once
 from pipelines.core.settings import StatePaths
 from pipelines.core.sql import arrow, scratch
 from schemas.common import arrow_schema, empty_frame
@@ -51,6 +52,23 @@ def conform(table, schema):
     for f in missing:
         table = table.append_column(f.name, pa_arrow.nulls(len(table), f.type))
     return table.select(schema.names).cast(schema)
+
+
+def _take_ascending(table: pa_arrow.Table, rows: np.ndarray) -> pa_arrow.Table:
+    """The rows at `rows` (ascending positions) of a table, taken chunk by chunk: Arrow's take on
+    a column of several chunks first joins them into one array, a copy of the whole column for
+    every partition taken (a history's ledger arrives in one chunk per slice of events)."""
+    columns = []
+    for column in table.columns:
+        ends = np.cumsum([len(chunk) for chunk in column.chunks], dtype=np.int64)
+        cuts = np.searchsorted(rows, ends)  # the rows before each chunk's end
+        pieces, first = [], 0
+        for chunk, end, cut in zip(column.chunks, ends, cuts):
+            if cut > first:
+                pieces.append(chunk.take(pa_arrow.array(rows[first:cut] - (end - len(chunk)))))
+            first = cut
+        columns.append(pa_arrow.chunked_array(pieces, type=column.type))
+    return pa_arrow.Table.from_arrays(columns, schema=table.schema)
 
 
 def write_json_atomically(path: Path, payload: dict) -> None:
@@ -177,7 +195,16 @@ class StagedRun:
             return []
         schema = arrow_schema(model)
         self.models[table] = model
-        arrow = pa_arrow.Table.from_pandas(frame[list(schema.names)], schema=schema, preserve_index=False)
+        # texts held once (`memory.texts_held_once`) stay dictionaries until their partition is
+        # written, as plain text: the whole column spelt out at once is the copy they avoid
+        held_once = {f.name for f in schema if is_held_once(frame.dtypes.get(f.name))}
+        as_held = pa_arrow.schema([pa_arrow.field(f.name, frame.dtypes[f.name].pyarrow_dtype, f.nullable)
+                                   if f.name in held_once else f for f in schema])
+        arrow = pa_arrow.Table.from_pandas(frame[list(schema.names)], schema=as_held, preserve_index=False)
+        if held_once:  # the files as the text columns would write them (pandas' metadata included)
+            text = {c: pd.ArrowDtype(schema.field(c).type) for c in held_once}
+            schema = pa_arrow.Table.from_pandas(frame.iloc[:0][list(schema.names)].astype(text), schema=schema,
+                                                preserve_index=False).schema
         # partitions as codes, (organisation, month) in sorted order, without a Python string per row
         orgs, org_names = pd.factorize(frame["organisation"], sort=True)
         if month_column:
@@ -198,8 +225,8 @@ class StagedRun:
             target = self.root / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             rows = (arrow.slice(bounds[i], bounds[i + 1] - bounds[i]) if order is None
-                    else arrow.take(pa_arrow.array(order[bounds[i]:bounds[i + 1]])))
-            pq.write_table(rows, target)
+                    else _take_ascending(arrow, order[bounds[i]:bounds[i + 1]]))
+            pq.write_table(rows.cast(schema) if held_once else rows, target)
             written.append(rel)
         self.files.extend(written)
         return written

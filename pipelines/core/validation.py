@@ -6,7 +6,10 @@ import copy
 import numpy as np
 import pandas as pd
 import pandera.pandas as pa
+import pyarrow as pa_arrow
 from pandera.errors import SchemaErrors
+
+from pipelines.core.memory import is_held_once
 
 
 def failure_cases(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -23,11 +26,15 @@ def failure_cases(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> tuple[
         return frame, cases
 
 
-# The model's schema without coercion, by model: for a frame whose columns have the model's types
-# already (most frames at a stage boundary), coercing is a copy of every column to the type it has
-# (about a fifth of a small frame's validation). Every check runs the same.
-_UNCOERCED: dict[type, pa.DataFrameSchema] = {}
+# Variants of a model's schema, by model and what the frame holds. Without coercion: for a frame
+# whose columns have the model's types already (most frames at a stage boundary), coercing is a
+# copy of every column to the type it has (about a fifth of a small frame's validation). With a
+# text column held once per distinct value (`memory.texts_held_once`): that column passes as its
+# model's text type as it is; coercing would spell every row's text out again, the copy it exists
+# to avoid. Every check runs the same.
+_SCHEMAS: dict[tuple, pa.DataFrameSchema] = {}
 _OBJECT = np.dtype("O")
+_TEXT = pd.ArrowDtype(pa_arrow.string())
 
 
 def _schema_for(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> pa.DataFrameSchema:
@@ -35,19 +42,30 @@ def _schema_for(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> pa.DataF
     if not schema.coerce or not frame.columns.is_unique:
         return schema
     dtypes = frame.dtypes
+    held_once = tuple((name, dtypes[name]) for name, column in schema.columns.items()
+                      if name in dtypes.index and column.dtype is not None and column.dtype.type == _TEXT
+                      and is_held_once(dtypes[name]))
+    coerce = False
     for name, column in schema.columns.items():
-        if column.dtype is None or name not in dtypes.index or dtypes[name] != column.dtype.type:
-            return schema  # a column to coerce: pandera coerces (and reports what does not)
+        if column.dtype is None or name not in dtypes.index or (dtypes[name] != column.dtype.type and (name, dtypes[name]) not in held_once):
+            coerce = True  # a column to coerce: pandera coerces (and reports what does not)
+            break
         if column.dtype.type == _OBJECT:
             # a type held in Python objects (pandera's Decimal(p, s), object): its coercion works
             # on the values (a Decimal is quantized to its scale, a float made a Decimal), so an
             # object column is no sign that it has nothing to do
-            return schema
-    if model not in _UNCOERCED:
-        uncoerced = copy.deepcopy(schema)
-        uncoerced.coerce = False
-        _UNCOERCED[model] = uncoerced
-    return _UNCOERCED[model]
+            coerce = True
+            break
+    if coerce and not held_once:
+        return schema
+    key = (model, coerce, held_once)
+    if key not in _SCHEMAS:
+        variant = copy.deepcopy(schema)
+        variant.coerce = coerce
+        if held_once:
+            variant = variant.update_columns({name: {"dtype": dtype} for name, dtype in held_once})
+        _SCHEMAS[key] = variant
+    return _SCHEMAS[key]
 
 
 def describe_failures(cases: pd.DataFrame) -> list[str]:

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
+from pipelines.core.memory import texts_held_once
 from pipelines.core.ranks import repeated
 from pipelines.core.settings import cached_by_content
 from pipelines.core.text import clip
@@ -56,6 +57,9 @@ EVENTS_PER_SLICE = 2_000
 _AWARD_COLUMNS = list(AwardDraft.to_schema().columns)
 _EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
 _RESULT_COLUMNS = list(SeResult.to_schema().columns)
+# the result row's texts that are the same on every row of an event (or of the run)
+_EVENT_TEXTS = ["event_id", "organisation", "club", "event_name", "level", "form", "rule_version",
+                "source_file", "source_sha256", "run_id"]
 
 
 def role_of(source_file: str) -> str | None:
@@ -654,7 +658,10 @@ class _Batch:
             "rp_basis": rows.get("rp_basis", pd.Series("", index=rows.index)).fillna(""),
             "rp_players": rows.get("rp_players", pd.Series("", index=rows.index)).fillna(""),
         })
-        self.results.append(frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT})[_RESULT_COLUMNS])
+        frame = frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT,
+                              "rp_basis": TEXT, "rp_players": TEXT})[_RESULT_COLUMNS]
+        # a history holds every result row of the night until it is staged (~17 rows an event)
+        self.results.append(texts_held_once(frame, _EVENT_TEXTS))
 
     def _post_dm_bonus(self, standings: pd.DataFrame, meta: pd.DataFrame) -> None:
         """The DM-final bonus of places 1-3 (seed p. 15; pipelines/sweden/championships.py): ledger lines

@@ -50,3 +50,19 @@ def test_rows_in_partition_order_are_sliced_the_same(tmp_path):
     assert _written(tmp_path, frame) == {
         "dated/org=a-club/month=2024-08": ["a1"], "dated/org=a-club/month=2024-09": ["a2"],
         "dated/org=b-club/month=2024-07": ["b1"]}
+
+
+def test_a_frame_of_several_chunks_out_of_order_is_taken_chunk_by_chunk(tmp_path):
+    """A history's ledger arrives as one chunk per slice of events, its months interleaved; each
+    partition is taken from the chunks that hold its rows (not from the chunks joined first)."""
+    d = date
+    slices = [_frame([("a-club", d(2024, 9, 1), "s1-a9"), ("a-club", d(2024, 8, 1), "s1-a8"), ("b-club", d(2024, 8, 5), "s1-b8")]),
+              _frame([("b-club", d(2024, 8, 6), "s2-b8"), ("a-club", d(2024, 8, 2), "s2-a8")]),
+              _frame([("a-club", d(2024, 9, 2), "s3-a9"), ("a-club", d(2024, 8, 3), "s3-a8")])]
+    frame = pd.concat(slices, ignore_index=True)
+    assert frame["label"].array._pa_array.num_chunks == 3
+    assert _written(tmp_path, frame) == {
+        "dated/org=a-club/month=2024-08": ["s1-a8", "s2-a8", "s3-a8"],
+        "dated/org=a-club/month=2024-09": ["s1-a9", "s3-a9"],
+        "dated/org=b-club/month=2024-08": ["s1-b8", "s2-b8"],
+    }
