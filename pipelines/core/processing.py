@@ -227,9 +227,10 @@ def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFi
             bad_files.setdefault(source_file, []).append(f"{name}: " + "; ".join(problems))
     # every award line must belong to an event of its own file (the audit `award_without_event`)
     if len(batch.awards) and "event_id" in batch.awards.columns:
-        known = (batch.events[["event_id", "source_file"]].astype(str).drop_duplicates()
+        # distinct pairs first: the cast would copy both texts of every line of a history (2.5M)
+        known = (batch.events[["event_id", "source_file"]].drop_duplicates().astype(str)
                  if len(batch.events) and "event_id" in batch.events.columns else pd.DataFrame(columns=["event_id", "source_file"]))
-        lines = batch.awards[["event_id", "source_file"]].astype(str).drop_duplicates()
+        lines = batch.awards[["event_id", "source_file"]].drop_duplicates().astype(str)
         orphans = lines.merge(known, how="left", indicator=True).query("_merge == 'left_only'")
         for source_file, group in orphans.groupby("source_file"):
             bad_files.setdefault(source_file, []).append(
