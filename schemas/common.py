@@ -6,9 +6,11 @@ pandera model; `arrow_schema(Model)` derives the Parquet schema from it.
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow as pa_arrow
+import pyarrow.compute  # noqa: F401  (pa_arrow.compute)
 
 POINTS = pd.ArrowDtype(pa_arrow.decimal128(12, 2))
 AVERAGE = pd.ArrowDtype(pa_arrow.decimal128(12, 3))
@@ -34,3 +36,43 @@ def arrow_schema(model: type[pa.DataFrameModel]) -> pa_arrow.Schema:
 def empty_frame(model: type[pa.DataFrameModel]) -> pd.DataFrame:
     """A typed empty frame with exactly the model's columns."""
     return arrow_schema(model).empty_table().to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def repeated_rows(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
+    """Whether each row's combination of `columns` occurs on another row too (pandas'
+    `duplicated(keep=False)`; nulls equal), counted on sort-based codes of each column. For the
+    grain of a table of a million lines: pandas' `duplicated`, which pandera's `unique` uses,
+    spells a text column out as one Python string per row, and Arrow's hash tables are as large
+    (about 200 MB for a history's award ids; a dense rank takes a few MB)."""
+    if not len(frame):
+        return np.zeros(0, dtype=bool)
+    table = pa_arrow.Table.from_pandas(frame[columns], preserve_index=False)
+    combined = _dense_codes(table.column(0))
+    for column in table.columns[1:]:
+        codes = _dense_codes(column)
+        # coded again after each column: the combined codes stay below the number of rows
+        combined = np.unique(combined * (int(codes.max()) + 1) + codes, return_inverse=True)[1].reshape(-1)
+    return np.bincount(combined)[combined] > 1
+
+
+def unique_grain(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """A model's grain as a dataframe check (pandera's `unique`, on `repeated_rows`): False at
+    each key value of a repeated combination, so that the failure cases name the key columns."""
+    repeated = repeated_rows(frame, columns)
+    keep = np.ones(len(frame), dtype=bool)
+    return pd.DataFrame({c: ~repeated if c in columns else keep for c in frame.columns}, index=frame.index)
+
+
+def _dense_codes(column: pa_arrow.ChunkedArray) -> np.ndarray:
+    """Equal values (nulls among them), equal codes: Arrow's dense rank; a dictionary column's
+    codes from the rank of its chunks' dictionaries."""
+    if not pa_arrow.types.is_dictionary(column.type):
+        return pa_arrow.compute.rank(column, tiebreaker="dense").to_numpy().astype(np.int64)
+    chunks = [chunk for chunk in column.chunks if len(chunk)]
+    values = pa_arrow.concat_arrays([chunk.dictionary for chunk in chunks])
+    ranks = pa_arrow.compute.rank(values, tiebreaker="dense").to_numpy().astype(np.int64)
+    ranks = np.append(ranks, int(ranks.max(initial=0)) + 1)  # the last: the code of a null
+    offsets = np.cumsum([0] + [len(chunk.dictionary) for chunk in chunks])
+    return np.concatenate([ranks[np.where(chunk.indices.is_null().to_numpy(zero_copy_only=False), len(values),
+                                          offset + pa_arrow.compute.fill_null(chunk.indices, 0).to_numpy())]
+                           for chunk, offset in zip(chunks, offsets)])
