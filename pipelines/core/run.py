@@ -49,6 +49,10 @@ from pipelines.core.validation import describe_failures, failure_cases
 from schemas.common import empty_frame
 from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, QuarantineRecord, RecomputationRecord, SourceRecord
 
+# the night's lines from which the heap is handed back before the audit (a collection and a trim
+# cost a night 0.04-0.05 s; a history's lines and result rows free a gigabyte)
+GIVE_BACK_FROM_LINES = 100_000
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_QUARANTINE = 3
@@ -342,7 +346,8 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     difference = difference_by_player(checked["awards"]) if recompute is not None else None
     checked["awards"] = checked["awards"][["entry_type"]]
     del system_tables, dated
-    memory.give_back()
+    if len(checked["awards"]) >= GIVE_BACK_FROM_LINES:  # a night's few lines leave nothing to hand back
+        memory.give_back()
 
     # -- audit -------------------------------------------------------------------------------------
     with timer.stage("audit", progress):
