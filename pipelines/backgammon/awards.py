@@ -12,6 +12,7 @@ from decimal import Decimal
 import pandas as pd
 
 from schemas import backgammon as sch
+from pipelines.core.validation import validate_frame
 
 from .rules import BackgammonRules, version_in_force
 
@@ -30,8 +31,8 @@ def compute_awards(events: pd.DataFrame, players: pd.DataFrame, rules: Backgammo
         # a multiplier read back from Parquet/DuckDB may be a float or text: its decimal text is exact
         multiplier=events["multiplier"].map(lambda m: m if isinstance(m, Decimal) else Decimal(str(m))).astype(object)
     )
-    events = sch.Events.validate(events)
-    players = sch.Players.validate(players[list(sch.Players.to_schema().columns)])
+    events = validate_frame(sch.Events, events)
+    players = validate_frame(sch.Players, players[list(sch.Players.to_schema().columns)])
     return (
         players.merge(
             events.drop(columns=["source_file", "location"]), on="event_id", how="inner", validate="many_to_one"

@@ -15,6 +15,7 @@ import csv
 import pandas as pd
 
 from schemas import backgammon as sch
+from pipelines.core.validation import validate_frame
 
 from . import players as player_rows
 from . import quarantine as q
@@ -351,7 +352,8 @@ def derive(
     ok_kept = ok[ok["event_key"].isin(ids.index)]
     keep = keep.merge(summary, left_on="event_key", right_index=True)
     keep["location"] = keep["event_key"].map(ok_kept.groupby("event_key")["line"].agg(q.lines_label))
-    tables["events"] = sch.Events.validate(
+    tables["events"] = validate_frame(
+        sch.Events,
         keep.assign(
             organisation=v["club"],
             event_name=v["event"],
@@ -361,13 +363,15 @@ def derive(
             source_file=source_file,
         )[list(sch.Events.to_schema().columns)].reset_index(drop=True)
     )
-    tables["players"] = sch.Players.validate(
+    tables["players"] = validate_frame(
+        sch.Players,
         per_event.assign(event_id=per_event["event_key"].map(ids), source_file=source_file)[
             list(sch.Players.to_schema().columns)
         ].reset_index(drop=True)
     )
     names = app.drop_duplicates("player_key").set_index("player_key")["player"]
-    tables["matches"] = sch.Matches.validate(
+    tables["matches"] = validate_frame(
+        sch.Matches,
         ok_kept.assign(
             event_id=ok_kept["event_key"].map(ids),
             winner=ok_kept["winner"].str.casefold().map(names),

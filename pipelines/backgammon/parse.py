@@ -14,6 +14,7 @@ from __future__ import annotations
 import pandas as pd
 
 from schemas import backgammon as sch
+from pipelines.core.validation import validate_frame
 
 from . import bracket, players, reading
 from . import quarantine as q
@@ -39,7 +40,7 @@ def _finish(quarantine: pd.DataFrame) -> pd.DataFrame:
     rows = q.concat(quarantine).drop_duplicates(ignore_index=True)
     first_line = pd.to_numeric(rows["location"].str.extract(r"(\d+)", expand=False), errors="coerce").fillna(0)
     order = first_line.sort_values(kind="stable").index
-    return sch.Quarantine.validate(rows.loc[order].reset_index(drop=True))
+    return validate_frame(sch.Quarantine, rows.loc[order].reset_index(drop=True))
 
 
 def parse_results(
@@ -97,7 +98,8 @@ def parse_results(
         return tables, _finish(quarantine)
 
     settings_lines = list(settings.lines.values()) + [raw.header_line]
-    tables["events"] = sch.Events.validate(
+    tables["events"] = validate_frame(
+        sch.Events,
         pd.DataFrame(
             {
                 "event_id": [key],
@@ -115,7 +117,8 @@ def parse_results(
             }
         )
     )
-    tables["players"] = sch.Players.validate(
+    tables["players"] = validate_frame(
+        sch.Players,
         accepted.assign(event_id=accepted["event_key"], source_file=source_file)[
             list(sch.Players.to_schema().columns)
         ].reset_index(drop=True)

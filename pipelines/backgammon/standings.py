@@ -7,6 +7,7 @@ from decimal import Decimal
 import pandas as pd
 
 from schemas import backgammon as sch
+from pipelines.core.validation import validate_frame
 
 STANDINGS_COLUMNS = list(sch.Standings.to_schema().columns)
 CENT = Decimal("0.01")
@@ -31,7 +32,7 @@ def backgammon_standings(awards: pd.DataFrame, as_of) -> pd.DataFrame:
         matches_won=lambda f: f["matches_won"].astype("int64"),
     )
     if lines.empty:
-        return sch.Standings.validate(pd.DataFrame({c: pd.Series(dtype=object) for c in STANDINGS_COLUMNS}))
+        return validate_frame(sch.Standings, pd.DataFrame({c: pd.Series(dtype=object) for c in STANDINGS_COLUMNS}))
     lines = lines.assign(season=pd.to_datetime(lines["event_date"]).dt.year.astype("int64"))
     totals = (
         lines.groupby(["organisation", "season", "player_id"])
@@ -53,4 +54,4 @@ def backgammon_standings(awards: pd.DataFrame, as_of) -> pd.DataFrame:
         player=totals["player_id"],
         _cents=cents,
     ).sort_values(["club", "season", "rank", "player"], ignore_index=True)
-    return sch.Standings.validate(out[STANDINGS_COLUMNS])
+    return validate_frame(sch.Standings, out[STANDINGS_COLUMNS])

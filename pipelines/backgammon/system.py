@@ -37,6 +37,7 @@ from pipelines.backgammon.rules import BackgammonRules, load_rules
 from pipelines.core.settings import SettingsError
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from schemas.backgammon import DENOMINATION, MULTIPLIER, MULTIPLIER_DECIMALS, BackgammonResult
+from pipelines.core.validation import validate_frame
 from schemas.common import DATE, POINTS, empty_frame
 from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
 
@@ -406,7 +407,7 @@ class _Batch:
                 "location": awards["location"],
             }
         )[_AWARD_COLUMNS]
-        return AwardDraft.validate(drafts)
+        return validate_frame(AwardDraft, drafts)
 
     def _results(self, awards: pd.DataFrame | None, events: pd.DataFrame) -> pd.DataFrame:
         if awards is None or awards.empty:

@@ -26,12 +26,15 @@ def failure_cases(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> tuple[
         return frame, cases
 
 
-# Variants of a model's schema, by model and what the frame holds. Without coercion: for a frame
-# whose columns have the model's types already (most frames at a stage boundary), coercing is a
-# copy of every column to the type it has (about a fifth of a small frame's validation). With a
-# text column held once per distinct value (`memory.texts_held_once`): that column passes as its
-# model's text type as it is; coercing would spell every row's text out again, the copy it exists
-# to avoid. Every check runs the same.
+# Variants of a model's schema, by model and what the frame holds. Coercion only where it has work
+# to do: pandera coerces a column by deep-copying its schema (checks and all) and copying the column
+# to its type, even when the column has that type already (most columns at a stage boundary: about
+# a fifth of a small frame's validation). So a variant coerces only the columns that differ from
+# their model's type, and those held in Python objects (pandera's Decimal(p, s), object), whose
+# coercion works on the values (a Decimal is quantized to its scale, a float made a Decimal). A text
+# column held once per distinct value (`memory.texts_held_once`) passes as its model's text type as
+# it is; coercing would spell every row's text out again, the copy it exists to avoid. Every check
+# runs the same; what pandera coerces, it reports as its own.
 _SCHEMAS: dict[tuple, pa.DataFrameSchema] = {}
 _OBJECT = np.dtype("O")
 _TEXT = pd.ArrowDtype(pa_arrow.string())
@@ -39,33 +42,35 @@ _TEXT = pd.ArrowDtype(pa_arrow.string())
 
 def _schema_for(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> pa.DataFrameSchema:
     schema = model.to_schema()
-    if not schema.coerce or not frame.columns.is_unique:
+    if not schema.coerce or not frame.columns.is_unique or schema.index is not None or schema.dtype is not None:
         return schema
     dtypes = frame.dtypes
     held_once = tuple((name, dtypes[name]) for name, column in schema.columns.items()
                       if name in dtypes.index and column.dtype is not None and column.dtype.type == _TEXT
                       and is_held_once(dtypes[name]))
-    coerce = False
+    to_coerce = []
     for name, column in schema.columns.items():
-        if column.dtype is None or name not in dtypes.index or (dtypes[name] != column.dtype.type and (name, dtypes[name]) not in held_once):
-            coerce = True  # a column to coerce: pandera coerces (and reports what does not)
-            break
-        if column.dtype.type == _OBJECT:
-            # a type held in Python objects (pandera's Decimal(p, s), object): its coercion works
-            # on the values (a Decimal is quantized to its scale, a float made a Decimal), so an
-            # object column is no sign that it has nothing to do
-            coerce = True
-            break
-    if coerce and not held_once:
-        return schema
-    key = (model, coerce, held_once)
+        if column.dtype is None or column.regex or name not in dtypes.index:
+            return schema  # a column pandera must find or type itself: its own schema, whole
+        if column.dtype.type == _OBJECT or (dtypes[name] != column.dtype.type and (name, dtypes[name]) not in held_once):
+            to_coerce.append(name)
+    key = (model, tuple(to_coerce), held_once)
     if key not in _SCHEMAS:
         variant = copy.deepcopy(schema)
-        variant.coerce = coerce
+        variant.coerce = False
+        for name, column in variant.columns.items():
+            column.coerce = name in to_coerce
         if held_once:
             variant = variant.update_columns({name: {"dtype": dtype} for name, dtype in held_once})
         _SCHEMAS[key] = variant
     return _SCHEMAS[key]
+
+
+def validate_frame(model: type[pa.DataFrameModel], frame: pd.DataFrame) -> pd.DataFrame:
+    """`model.validate(frame)`: the validated copy, or pandera's SchemaError at the first failure;
+    coerced only where a column has work to do (`_schema_for`). For frames a rule system builds
+    for itself, where a failure is its own bug."""
+    return _schema_for(model, frame).validate(frame)
 
 
 def describe_failures(cases: pd.DataFrame) -> list[str]:

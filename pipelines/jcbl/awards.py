@@ -19,6 +19,7 @@ import pandas as pd
 from pipelines.jcbl.money import show, to_points
 from pipelines.jcbl.rules import JcblRules, JcblRulesError, RuleSet
 from schemas import jcbl as S
+from pipelines.core.validation import validate_frame
 
 EVENT_COLUMNS = list(S.EventFrame.to_schema().columns)
 STANDINGS_COLUMNS = list(S.StandingsFrame.to_schema().columns)
@@ -66,13 +67,13 @@ def quarantine_frame(rows: list[tuple[str, str, str]] | None = None) -> pd.DataF
     if not rows:
         return _no_quarantine().copy()  # most files have no problem: the empty frame is validated once
     df = pd.DataFrame(rows, columns=QUARANTINE_COLUMNS, dtype=object)
-    return S.Quarantine.validate(df.astype(str))
+    return validate_frame(S.Quarantine, df.astype(str))
 
 
 @functools.cache
 def _no_quarantine() -> pd.DataFrame:
     df = pd.DataFrame([], columns=QUARANTINE_COLUMNS, dtype=object)
-    return S.Quarantine.validate(df.astype({c: str for c in QUARANTINE_COLUMNS}))
+    return validate_frame(S.Quarantine, df.astype({c: str for c in QUARANTINE_COLUMNS}))
 
 
 def field_cut(field_size: int, cut_fraction: Decimal) -> int:
@@ -132,7 +133,7 @@ def make_event(
         [{"event_id": event_id, "strat": s, "position": i + 1, "strat_limit": lim} for i, (s, lim) in enumerate(strats or [])],
         columns=["event_id", "strat", "position", "strat_limit"],
     )
-    return EventFrames(S.EventFrame.validate(ev), S.StratFrame.validate(st))
+    return EventFrames(validate_frame(S.EventFrame, ev), validate_frame(S.StratFrame, st))
 
 
 def _event_frames(event) -> tuple[dict, pd.DataFrame]:
@@ -146,7 +147,7 @@ def _event_frames(event) -> tuple[dict, pd.DataFrame]:
     else:
         raise TypeError(f"event must be parse_event frames, an event DataFrame or a mapping, not {type(event).__name__}")
     validated = isinstance(frames, EventFrames) and frames.as_validated()
-    ev = frames["event"] if validated else S.EventFrame.validate(frames["event"])
+    ev = frames["event"] if validated else validate_frame(S.EventFrame, frames["event"])
     if len(ev) != 1:
         raise ValueError(f"expected settings of exactly one event, found {len(ev)}")
     strats = frames.get("strats")
@@ -154,7 +155,7 @@ def _event_frames(event) -> tuple[dict, pd.DataFrame]:
         strats = pd.DataFrame(columns=["event_id", "strat", "position", "strat_limit"])
     strats = strats[strats["event_id"] == ev["event_id"].iloc[0]] if len(strats) else strats
     if not validated:  # one event's rows of validated strats: every check holds per event
-        strats = S.StratFrame.validate(strats)
+        strats = validate_frame(S.StratFrame, strats)
     return ev.iloc[0].to_dict(), strats.sort_values("position").reset_index(drop=True)
 
 
@@ -575,7 +576,7 @@ def components_of(checked: CheckedEvent, holdings: pd.DataFrame | None, rules) -
     ev, strats, st = checked.ev, checked.strats, checked.standings
     rs = rules.for_date(ev["event_date"]) if isinstance(rules, JcblRules) else rules
     if holdings is not None:
-        holdings = S.HoldingsFrame.validate(holdings.assign(masterpoints=holdings["masterpoints"].map(_dec)))
+        holdings = validate_frame(S.HoldingsFrame, holdings.assign(masterpoints=holdings["masterpoints"].map(_dec)))
     fixed = _fixed_factors(rs, ev)
     parts = []
     for comp in rs.components(ev["kind"]).itertuples():  # a handful of components per kind
@@ -588,7 +589,7 @@ def components_of(checked: CheckedEvent, holdings: pd.DataFrame | None, rules) -
             parts.append(got.assign(denomination=comp.denomination)[
                 ["unit", "entrant", "players", "component", "denomination", "raw", "basis", "note", "source_file", "location"]])
     if not parts:
-        return S.AwardComponentLines.validate(pd.DataFrame(columns=COMPONENT_COLUMNS).astype({"event_date": "datetime64[ns]"}))
+        return validate_frame(S.AwardComponentLines, pd.DataFrame(columns=COMPONENT_COLUMNS).astype({"event_date": "datetime64[ns]"}))
     lines = pd.concat(parts, ignore_index=True)
     lines["points"] = lines["raw"].map(to_points)
     lines = lines[lines["points"].map(lambda p: p != 0).astype(bool)]
@@ -597,7 +598,7 @@ def components_of(checked: CheckedEvent, holdings: pd.DataFrame | None, rules) -
              .explode("player_id")
              .assign(organisation=ev["organisation"], event_id=ev["event_id"], event_date=pd.Timestamp(ev["event_date"]),
                      rule_version=rs.rule_version))
-    return S.AwardComponentLines.validate(lines[COMPONENT_COLUMNS].reset_index(drop=True))
+    return validate_frame(S.AwardComponentLines, lines[COMPONENT_COLUMNS].reset_index(drop=True))
 
 
 def aggregate_awards(components: pd.DataFrame) -> pd.DataFrame:
@@ -605,7 +606,7 @@ def aggregate_awards(components: pd.DataFrame) -> pd.DataFrame:
     added, as the seed's examples add them), the bases joined with " + "."""
     keys = ["organisation", "event_id", "event_date", "player_id", "denomination", "rule_version"]
     if components.empty:
-        return S.AwardLines.validate(pd.DataFrame(columns=AWARD_COLUMNS).astype({"event_date": "datetime64[ns]"}))
+        return validate_frame(S.AwardLines, pd.DataFrame(columns=AWARD_COLUMNS).astype({"event_date": "datetime64[ns]"}))
     c = components.sort_values(["event_id", "player_id", "denomination", "unit", "component"])
     out = c.groupby(keys, sort=False).agg(
         points=("points", lambda s: sum(s, Decimal("0.00"))),
@@ -615,7 +616,7 @@ def aggregate_awards(components: pd.DataFrame) -> pd.DataFrame:
         location=("location", lambda s: "; ".join(dict.fromkeys(s))),
     ).reset_index()
     out["basis"] = out["basis"].where(out["n"] == 1, out["basis"] + "; total " + out["points"].map(str))
-    return S.AwardLines.validate(out[AWARD_COLUMNS].reset_index(drop=True))
+    return validate_frame(S.AwardLines, out[AWARD_COLUMNS].reset_index(drop=True))
 
 
 def compute_awards(event, standings: pd.DataFrame, holdings: pd.DataFrame | None, rules) -> pd.DataFrame:

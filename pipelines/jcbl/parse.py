@@ -26,6 +26,7 @@ from pipelines.core.register import read_register, shown_names
 from pipelines.core.text import physical_lines
 from pipelines.jcbl.awards import make_event, quarantine_frame
 from schemas import jcbl as S
+from pipelines.core.validation import validate_frame
 
 EVENT_KEYS = {
     "organisation": "the organisation (defaults to the inbox folder)",
@@ -157,8 +158,8 @@ def _empty_event_frames() -> dict[str, pd.DataFrame]:
 def _validated_empty_event_frames() -> dict[str, pd.DataFrame]:
     ev = pd.DataFrame(columns=list(S.EventFrame.to_schema().columns))
     st = pd.DataFrame(columns=["event_id", "strat", "position", "strat_limit"])
-    return {"event": S.EventFrame.validate(ev.astype({"event_date": "datetime64[ns]", "weekday": bool})),
-            "strats": S.StratFrame.validate(st.astype({"position": int}))}
+    return {"event": validate_frame(S.EventFrame, ev.astype({"event_date": "datetime64[ns]", "weekday": bool})),
+            "strats": validate_frame(S.StratFrame, st.astype({"position": int}))}
 
 
 @functools.lru_cache(maxsize=1)
@@ -279,7 +280,7 @@ def _empty_standings() -> pd.DataFrame:
 @functools.cache
 def _validated_empty_standings() -> pd.DataFrame:
     cols = list(S.StandingsFrame.to_schema().columns)
-    return S.StandingsFrame.validate(pd.DataFrame(columns=cols).astype({"rank": int}))
+    return validate_frame(S.StandingsFrame, pd.DataFrame(columns=cols).astype({"rank": int}))
 
 
 def parse_standings(source_file: str, data: bytes):
@@ -420,7 +421,7 @@ def parse_standings(source_file: str, data: bytes):
         problems.append((source_file, "file", f"standings held back: {n_bad} problem line(s) among {len(lines) - 1}; "
                                               "the field size decides every award, so nothing from this file is posted until it is corrected"))
         return {"standings": _empty_standings()}, quarantine_frame(problems)
-    return {"standings": S.StandingsFrame.validate(st)}, quarantine_frame()
+    return {"standings": validate_frame(S.StandingsFrame, st)}, quarantine_frame()
 
 
 def parse_opening_balances(source_file: str, data: bytes, organisation: str | None = None, as_of=None):
@@ -433,7 +434,7 @@ def parse_opening_balances(source_file: str, data: bytes, organisation: str | No
     problems: list[tuple[str, str, str]] = []
     org = organisation or (PurePosixPath(source_file).parts[0] if len(PurePosixPath(source_file).parts) > 1 else "")
     cols = list(S.OpeningBalanceFrame.to_schema().columns)
-    empty = S.OpeningBalanceFrame.validate(pd.DataFrame(columns=cols).astype({"as_of": "datetime64[ns]"}))
+    empty = validate_frame(S.OpeningBalanceFrame, pd.DataFrame(columns=cols).astype({"as_of": "datetime64[ns]"}))
     # blank lines and '#' comment lines are skipped (also above the header)
     lines = [(no, l) for no, l in enumerate(physical_lines(_text(data)), start=1) if l.strip() and not l.lstrip().startswith("#")]
     rows = []
@@ -498,7 +499,7 @@ def parse_opening_balances(source_file: str, data: bytes, organisation: str | No
     frame = pd.DataFrame(rows, columns=cols)
     if frame.empty:
         frame = frame.astype({"as_of": "datetime64[ns]"})
-    return {"opening_balances": S.OpeningBalanceFrame.validate(frame)}, quarantine_frame(problems)
+    return {"opening_balances": validate_frame(S.OpeningBalanceFrame, frame)}, quarantine_frame(problems)
 
 
 REGISTER_NAME = "members.csv"  # the member register, in the organisation folder only (one per organisation)
@@ -520,7 +521,7 @@ def parse_members(source_file: str, data: bytes, organisation: str | None = None
     frame = pd.DataFrame({"organisation": org, "member_id": members["member_id"], "name": members["name"],
                           "shown_as": shown_names(members), "source_file": source_file,
                           "location": members["location"]}, index=members.index)
-    return {"members": S.MemberFrame.validate(frame)}, quarantine_frame(problems)
+    return {"members": validate_frame(S.MemberFrame, frame)}, quarantine_frame(problems)
 
 
 def holdings_as_of(awards: pd.DataFrame | None, opening_balances: pd.DataFrame | None, as_of) -> pd.DataFrame:
@@ -537,7 +538,7 @@ def holdings_as_of(awards: pd.DataFrame | None, opening_balances: pd.DataFrame |
         parts.append(pd.DataFrame({"player_id": o["player_id"].astype(str),
                                    "masterpoints": [Decimal(r) + Decimal(b) for r, b in zip(o["rp"], o["bp"])]}))
     if not parts:
-        return S.HoldingsFrame.validate(pd.DataFrame({"player_id": pd.Series(dtype=str), "masterpoints": pd.Series(dtype=object)}))
+        return validate_frame(S.HoldingsFrame, pd.DataFrame({"player_id": pd.Series(dtype=str), "masterpoints": pd.Series(dtype=object)}))
     allp = pd.concat(parts, ignore_index=True)
     h = allp.groupby("player_id")["masterpoints"].agg(lambda s: max(sum(s, Decimal("0.00")), Decimal("0.00"))).reset_index()
-    return S.HoldingsFrame.validate(h)
+    return validate_frame(S.HoldingsFrame, h)

@@ -82,6 +82,26 @@ def test_typed_frame_reports_what_pandera_reports():
     assert set(cases["check"]) >= {"isin(['award', 'reversal'])", "str_length(1, None)"}
 
 
+def test_a_frame_with_one_untyped_column_reports_what_pandera_reports():
+    """One column to coerce (points held as text, one of them not a number) beside typed columns
+    with failures of their own: the same failure cases as pandera's own validation, coercion
+    failure included."""
+    from pipelines.core.validation import _schema_for, failure_cases
+    from schemas.ledger import AwardLine
+
+    frame = _award_lines({1: {"entry_type": "bonus"}}).astype({"points": object})
+    frame.loc[2, "points"] = "seven"
+    assert [name for name, column in _schema_for(AwardLine, frame).columns.items() if column.coerce] == ["points"]
+    _, cases = failure_cases(AwardLine, frame.copy())
+    with pytest.raises(SchemaErrors) as caught:
+        AwardLine.validate(frame.copy(), lazy=True)
+    expected = caught.value.failure_cases[["index", "column", "check", "failure_case"]]
+    key = ["column", "check", "index"]
+    assert (cases.astype(str).sort_values(key).reset_index(drop=True)
+            .equals(expected.astype(str).sort_values(key).reset_index(drop=True)))
+    assert set(cases["column"]) == {"entry_type", "points"}
+
+
 def test_untyped_frame_is_still_coerced():
     from pipelines.core.validation import failure_cases
     from schemas.common import arrow_schema
@@ -90,7 +110,10 @@ def test_untyped_frame_is_still_coerced():
     frame = _award_lines().astype({"player_id": object, "points": object})
     from pipelines.core.validation import _schema_for
 
-    assert _schema_for(AwardLine, frame).coerce is True
+    schema = _schema_for(AwardLine, frame)
+    # only the two untyped columns are coerced; the typed ones are checked as they are
+    assert schema.coerce is False
+    assert {name for name, column in schema.columns.items() if column.coerce} == {"player_id", "points"}
     validated, cases = failure_cases(AwardLine, frame)
     assert len(cases) == 0
     assert validated["player_id"].dtype == pd.ArrowDtype(arrow_schema(AwardLine).field("player_id").type)
@@ -117,8 +140,20 @@ def test_a_decimal_column_held_in_objects_is_coerced_as_pandera_does():
 
     frame = pd.DataFrame({"team": pd.Series(["A", "B"], dtype="str"),
                           "vp": pd.Series([Decimal("12.345"), 7.5], dtype=object)})
-    assert _schema_for(VictoryPoints, frame).coerce is True
+    assert _schema_for(VictoryPoints, frame).columns["vp"].coerce is True
     validated, cases = failure_cases(VictoryPoints, frame.copy())
     assert len(cases) == 0
     assert validated["vp"].tolist() == [Decimal("12.34"), Decimal("7.50")]
     assert validated["vp"].tolist() == VictoryPoints.validate(frame.copy(), lazy=True)["vp"].tolist()
+
+
+def test_geopandas_is_marked_absent_and_pandera_still_answers_no_geometry():
+    import sys
+
+    # geopandas is not among the dependencies: schemas/ marks it absent once, so pandera's
+    # question for every column ("a geometry type?") fails its import at once
+    assert "geopandas" in sys.modules and sys.modules["geopandas"] is None
+    with pytest.raises(ImportError):
+        import geopandas  # noqa: F401
+    assert pandas_engine.is_geopandas_dtype(pd.Int64Dtype()) is False
+    assert len(Names.validate(pd.DataFrame({"name": pd.Series(["Åström"])}))) == 1

@@ -14,14 +14,19 @@ CCG3 = dict(event_id="ccg", event_date="2024-06-02", kind="ccg_pairs", class_lev
 
 
 def _counting(monkeypatch) -> list[int]:
+    """The rows of each validation of an event frame (pipelines.jcbl.awards validates through
+    pipelines.core.validation.validate_frame)."""
+    from pipelines.jcbl import awards
+
     calls: list[int] = []
-    original = S.EventFrame.validate.__func__
+    original = awards.validate_frame
 
-    def validate(cls, frame, *args, **kwargs):
-        calls.append(len(frame))
-        return original(cls, frame, *args, **kwargs)
+    def validate_frame(model, frame):
+        if model is S.EventFrame:
+            calls.append(len(frame))
+        return original(model, frame)
 
-    monkeypatch.setattr(S.EventFrame, "validate", classmethod(validate))
+    monkeypatch.setattr(awards, "validate_frame", validate_frame)
     return calls
 
 
