@@ -160,3 +160,33 @@ def test_batched_files_share_a_process_call_and_a_failing_batch_is_judged_file_b
     assert t["batches_rerun_file_by_file"] == 1
     assert list(t["signatures"]) == ["BatchOnly: Injected: the batch of files 0-3 fails together"]
     assert t["signatures"]["BatchOnly: Injected: the batch of files 0-3 fails together"]["smallest"]["index"] == 0
+
+
+def test_fewer_records_and_no_quarantine_row_is_a_silent_loss(monkeypatch):
+    """The oracle's silent-loss rule: a mutated file (not a lossy mutation) that posts fewer records
+    than its unmutated seed file and says nothing is a crash. With a quarantine row it is not, and
+    the seed file is not run for its count at all."""
+    from pipelines.fuzz import campaign as c
+
+    asked = []
+
+    def baseline(harness, target, seed_file, partner, inbox):
+        asked.append(seed_file)
+        return 10  # the unmutated seed posts 10 records
+
+    monkeypatch.setattr(c, "_baseline", baseline)
+    target = c.Target("t", "mahjong", "club", ("club/a.txt",))
+    made = ("club/a.txt", b"x", ["swap_fields"])
+
+    silent = c.ChunkResult("t")
+    c._judge(None, target, 0, made, c.Outcome(True), 7, 0, None, None, silent)
+    assert [k.signature.split(":")[0] for k in silent.crashes] == ["SilentLoss"] and asked == ["club/a.txt"]
+    assert "7 record(s) posted, 10 from the unmutated club/a.txt" in silent.crashes[0].detail
+
+    said = c.ChunkResult("t")
+    c._judge(None, target, 1, made, c.Outcome(True), 7, 1, None, None, said)
+    assert said.crashes == [] and said.posted_files == 1 and asked == ["club/a.txt"]  # no second count
+
+    lossy = c.ChunkResult("t")
+    c._judge(None, target, 2, ("club/a.txt", b"x", ["delete_line"]), c.Outcome(True), 7, 0, None, None, lossy)
+    assert lossy.crashes == [] and asked == ["club/a.txt"]
