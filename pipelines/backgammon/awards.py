@@ -11,8 +11,8 @@ from decimal import Decimal
 
 import pandas as pd
 
-from schemas import backgammon as sch
 from pipelines.core.validation import validate_frame
+from schemas import backgammon as sch
 
 from .rules import BackgammonRules, version_in_force
 

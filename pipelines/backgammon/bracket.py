@@ -14,8 +14,8 @@ import csv
 
 import pandas as pd
 
-from schemas import backgammon as sch
 from pipelines.core.validation import validate_frame
+from schemas import backgammon as sch
 
 from . import players as player_rows
 from . import quarantine as q

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from schemas import backgammon as sch
 from pipelines.core.validation import validate_frame
+from schemas import backgammon as sch
 
 from . import bracket, players, reading
 from . import quarantine as q

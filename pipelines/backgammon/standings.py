@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pandas as pd
 
-from schemas import backgammon as sch
 from pipelines.core.validation import validate_frame
+from schemas import backgammon as sch
 
 STANDINGS_COLUMNS = list(sch.Standings.to_schema().columns)
 CENT = Decimal("0.01")

@@ -36,8 +36,8 @@ from pipelines.backgammon.reading import physical_lines
 from pipelines.backgammon.rules import BackgammonRules, load_rules
 from pipelines.core.settings import SettingsError
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
-from schemas.backgammon import DENOMINATION, MULTIPLIER, MULTIPLIER_DECIMALS, BackgammonResult
 from pipelines.core.validation import validate_frame
+from schemas.backgammon import DENOMINATION, MULTIPLIER, MULTIPLIER_DECIMALS, BackgammonResult
 from schemas.common import DATE, POINTS, empty_frame
 from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
 

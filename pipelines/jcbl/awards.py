@@ -18,8 +18,8 @@ import pandas as pd
 
 from pipelines.jcbl.money import show, to_points
 from pipelines.jcbl.rules import JcblRules, JcblRulesError, RuleSet
-from schemas import jcbl as S
 from pipelines.core.validation import validate_frame
+from schemas import jcbl as S
 
 EVENT_COLUMNS = list(S.EventFrame.to_schema().columns)
 STANDINGS_COLUMNS = list(S.StandingsFrame.to_schema().columns)

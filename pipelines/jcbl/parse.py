@@ -25,8 +25,8 @@ from pipelines.core.ranks import competition_ranks
 from pipelines.core.register import read_register, shown_names
 from pipelines.core.text import physical_lines
 from pipelines.jcbl.awards import make_event, quarantine_frame
-from schemas import jcbl as S
 from pipelines.core.validation import validate_frame
+from schemas import jcbl as S
 
 EVENT_KEYS = {
     "organisation": "the organisation (defaults to the inbox folder)",
