@@ -138,10 +138,12 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     standing = fetch(con, "select distinct event_id, event_date from se_result_rows where organisation = ?", [organisation])
     standing = standing.assign(event_id=standing["event_id"].astype(str))
     in_month = standing["event_date"].astype(str).str[:7].isin(affected_months)
+    posted_ids = None  # every event of the touched months is tonight's
     if runs is not None and not every_event:
         posted = fetch(con, "select distinct event_id from internal.lake_se_results where organisation = ? "
                             "and run_id in (select unnest(?::varchar[]))", [organisation, sorted(runs)])
-        in_month &= standing["event_id"].isin(set(posted["event_id"].astype(str)))
+        posted_ids = set(posted["event_id"].astype(str))
+        in_month &= standing["event_id"].isin(posted_ids)
     in_month = (in_month | every_event).groupby(standing["event_id"]).any()
     # a page missing: one listing of each club's folder, not one look per event of the history
     listings: dict[str, set[str]] = {}
@@ -158,16 +160,26 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     source = (scoped(organisation, due_months | set(affected_months), reads={"se_results", "se_club_fees"})
               if scoped is not None and not every_event else con)
     try:
-        return _render_events(con, source, org, affected_months, out_dir, standing, due)
+        return _render_events(con, source, org, affected_months, out_dir, standing, due, posted_ids)
     finally:
         if source is not con:
             source.close()
 
 
+def _club_month(event_id, event_date) -> tuple[str, str] | None:
+    """The club month page an event is listed on: (the club's folder, 'YYYY-MM'); None for an
+    event outside a club's folder."""
+    parts = str(event_id).split("/")
+    return (parts[1], str(event_date)[:7]) if len(parts) >= 3 else None
+
+
 def _render_events(con, source, org: pd.Series, affected_months: set[str], out_dir: Path, standing: pd.DataFrame,
-                   due: pa.Table) -> list[Path]:
+                   due: pa.Table, posted_ids: set[str] | None = None) -> list[Path]:
     """publish_events' pages: the rows of the `due` events and of the touched months' club month
-    pages read from `source` (the warehouse `con`, or one limited to their months)."""
+    pages read from `source` (the warehouse `con`, or one limited to their months). `posted_ids`:
+    the events whose rows are new tonight (None: every event of the touched months); a club month
+    page lists its own club's events only, so only the pages of those events' clubs, of clubs that
+    lost an event tonight, and pages missing are rendered (a federation's month has 300)."""
     organisation = org["organisation"]
     # events whose list no longer stands (corrected away, fully quarantined): no page, as in a fresh run.
     # Only the touched months can lose an event or a club month page: the events ever posted are
@@ -177,8 +189,8 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
     standing = standing[month_keys(standing["event_date"]).isin(affected_months).fillna(False).to_numpy(dtype=bool)]
     remove_withdrawn_events(out_dir, organisation, ever, set(standing["event_id"].astype(str)), affected_months)
     # a monthly page per club (and none for a club month whose every event was withdrawn)
-    ever_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(ever["event_id"], ever["event_date"]) if str(e).count("/") >= 2}
-    standing_months = {(str(e).split("/")[1], str(d)[:7]) for e, d in zip(standing["event_id"], standing["event_date"]) if str(e).count("/") >= 2}
+    ever_months = {_club_month(e, d) for e, d in zip(ever["event_id"], ever["event_date"])} - {None}
+    standing_months = {_club_month(e, d) for e, d in zip(standing["event_id"], standing["event_date"])} - {None}
     for slug, month in ever_months - standing_months:
         folder = out_dir / slug / f"månad-{month}"
         if folder.is_dir():
@@ -188,6 +200,14 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
                          "sum(bp) as bp, sum(sp) as sp, sum(gp) as gp from se_results where organisation = ? "
                          "and strftime(event_date, '%Y-%m') in (select unnest(?::varchar[])) "
                          "group by all order by event_id", [organisation, sorted(affected_months)])
+    if posted_ids is not None and len(summary):
+        standing_ids = set(standing["event_id"].astype(str))
+        changed = posted_ids | set(due.column("event_id").to_pylist()) | (set(ever["event_id"].astype(str)) - standing_ids)
+        pages_due = {_club_month(e, d) for e, d in zip(ever["event_id"], ever["event_date"]) if str(e) in changed}
+        pages_due |= {_club_month(e, d) for e, d in zip(standing["event_id"], standing["event_date"]) if str(e) in changed}
+        pages = [_club_month(e, d) for e, d in zip(summary["event_id"], summary["event_date"])]
+        pages_due |= {p for p in set(pages) - {None} if not (out_dir / p[0] / f"månad-{p[1]}" / "index.html").is_file()}
+        summary = summary.loc[np.array([p in pages_due for p in pages], dtype=bool)]
     fees = fetch(source, "select * from se_club_fees where organisation = ? and month in (select unnest(?::varchar[])) "
                          "order by club, month, level, form", [organisation, sorted(affected_months)])
     # a history's tens of thousands of pages are written by both cores; a night's few in this process

@@ -163,3 +163,51 @@ def test_a_correction_rewrites_its_event_page_also_after_a_run_killed_after_its_
     # the club's month page still lists both events
     month = (site / "månad-2024-10" / "index.html").read_text(encoding="utf-8")
     assert "2024-10-01-a/index.html" in month and "2024-10-08-b/index.html" in month
+
+
+def test_a_night_renders_the_month_pages_of_the_clubs_it_touched_only(office, tmp_path, monkeypatch):
+    """A club's month page lists its own events and fees only: a night renders the month pages of
+    the clubs with an event posted tonight or lost tonight (its corrected list wholly held back),
+    and leaves every other club's page of the month alone (a federation's month has 300). What
+    the night leaves is what a fresh run on the same inbox writes."""
+    import shutil
+
+    from office import Office
+    from pipelines.core import run as nightly
+    from pipelines.sweden import publish
+
+    register(office)
+    post_event(office, "bk-lavec", "2024-10-01-a", 8, datum="2024-10-01")
+    post_event(office, "sundsvalls-bk", "2024-10-02-b", 8, datum="2024-10-02", start=100)
+    post_event(office, "sundsvalls-bk", "2024-10-09-c", 6, datum="2024-10-09", start=200)
+    post_event(office, "bk-skara", "2024-10-03-d", 8, datum="2024-10-03", start=300)
+    assert office.run().exit_code == 0
+    site = office.state / "publications" / ORG
+
+    rendered = []
+    original = publish.write_month_pages
+
+    def spy(chunk):
+        rendered.extend(sorted(set(zip(chunk[0]["slug"], chunk[0]["month"]))))
+        return original(chunk)
+
+    monkeypatch.setattr(publish, "write_month_pages", spy)
+    post_event(office, "bk-lavec", "2024-10-15-e", 8, datum="2024-10-15", start=400)
+    lost = office.inbox / ORG / "sundsvalls-bk" / "2024-10-09-c.standings.csv"
+    office.post(lost.relative_to(office.inbox).as_posix(),  # a header no reader knows: the whole list is held back
+                lost.read_text(encoding="utf-8").replace("plac;par;medlemmar", "plats;par;medlemmar"))
+    assert office.run().exit_code == nightly.EXIT_QUARANTINE
+    assert rendered == [("bk-lavec", "2024-10"), ("sundsvalls-bk", "2024-10")]
+    lavec = (site / "bk-lavec" / "månad-2024-10" / "index.md").read_text(encoding="utf-8")
+    sundsvall = (site / "sundsvalls-bk" / "månad-2024-10" / "index.md").read_text(encoding="utf-8")
+    assert "2024-10-15" in lavec and "2024-10-09" not in sundsvall and "2024-10-02" in sundsvall
+
+    fresh_root = tmp_path / "fresh"
+    fresh_root.mkdir()
+    fresh = Office(fresh_root)
+    shutil.copytree(office.inbox, fresh.inbox, dirs_exist_ok=True)
+    assert fresh.run().exit_code == nightly.EXIT_QUARANTINE
+    for club in ("bk-lavec", "sundsvalls-bk", "bk-skara"):
+        for name in ("index.md", "avgifter.csv"):
+            night = (site / club / "månad-2024-10" / name).read_bytes()
+            assert night == (fresh.state / "publications" / ORG / club / "månad-2024-10" / name).read_bytes(), (club, name)
