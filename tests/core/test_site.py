@@ -326,3 +326,26 @@ def test_a_sections_stamp_is_its_latest_event_and_its_rule_versions():
     assert section_stamps(events) == {"a": {"as_of": "2026-07-02", "rule_versions": "se-2009, se-2026"},
                                       "b": {"as_of": "2026-06-30", "rule_versions": "se-2009"}}
     assert section_stamps(events.iloc[3:5]) == {}
+
+
+def test_the_lines_of_consecutive_batches_are_read_together_up_to_the_limit(monkeypatch):
+    """Batches of two players; a player's lines are page_stamps' counts of the (player, season)
+    pairs due, not of the player's whole history nor the organisation's (p1 has two seasons due:
+    1 + 1). At most 6 lines a read: batch 1 (p1 + p2 = 2 + 1 = 3) and batch 2 (p3 + p4 = 2 + 0)
+    make 5, read together; batch 3 (p5 + p6 = 1 + 9 = 10) would pass 6: a read of its own, above
+    the limit all the same (a batch is never split)."""
+    import pandas as pd
+
+    from pipelines.core import site
+
+    monkeypatch.setattr(site, "PLAYER_PAGE_BATCH", 2)
+    monkeypatch.setattr(site, "LINES_PER_READ", 6)
+    stamps = pd.DataFrame({
+        "player_id": ["p1", "p1", "p2", "p3", "p5", "p6", "p1", None],
+        "season": ["2025", "2026", "2026", "2026", "2026", "2026", None, None],
+        "whole": [False, False, False, False, False, False, True, True],
+        "lines": [1, 1, 1, 2, 1, 9, 40, 210]})
+    wanted = pd.DataFrame({"player_id": ["p1", "p2", "p3", "p4", "p5", "p6", "p1"],
+                           "season": ["2026", "2026", "2026", "", "2026", "2026", "2025"]})
+    players = ["p1", "p2", "p3", "p4", "p5", "p6"]
+    assert site._read_groups(players, wanted, stamps) == [[["p1", "p2"], ["p3", "p4"]], [["p5", "p6"]]]

@@ -41,6 +41,8 @@ def test_pages_written_by_workers_are_the_pages_written_here(sample_run, tmp_pat
     monkeypatch.setattr(site, "PARALLEL_FROM_PAGES", 1)
     monkeypatch.setattr(site, "PARALLEL_FROM_PLAYER_PAGES", 1)
     monkeypatch.setattr(site, "PLAYER_PAGE_BATCH", 10)  # several batches from the samples' members
+    # each batch's lines read by a query of its own (the session's run reads several batches' at once)
+    monkeypatch.setattr(site, "LINES_PER_READ", 1)
     monkeypatch.setattr(site, "PLAYERS_PER_WORKER_JOB", 3)  # each cut into jobs of 3, 3, 3 and 1 players
     monkeypatch.setattr(parallel, "map_chunks", spy)
     map_streamed = parallel.map_streamed
