@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from pipelines.core import inbox, ledger, memory, parallel, quarantine_report, site, warehouse
@@ -222,12 +223,16 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             refused = refused.iloc[:0]
             ctx.duplicates = frozenset()
         system_of = organisations["system"]
-        suffix = files["source_file"].str.extract(r"(\.[^./]+)$")[0].str.lower().fillna("")
-        suffixes_of = {org: get_system(system_of[org]).accepted_suffixes for org in files["organisation"].unique()}
-        accepted = pd.Series(
-            [suf in suffixes_of[org] for suf, org in zip(suffix.tolist(), files["organisation"].tolist())],
-            index=files.index, dtype=bool,
-        )
+        # a file's type is judged when it is to be read: tonight's new and corrected files (a
+        # federation's inbox keeps 180,000 files read on earlier nights, whose names are not
+        # looked at again); a recomputation judges every file it selected
+        judged = (files["action"].isin(["new", "correction", "recompute"]).to_numpy(dtype=bool) if recompute is None
+                  else np.ones(len(files), dtype=bool))
+        suffix = files.loc[judged, "source_file"].str.extract(r"(\.[^./]+)$")[0].str.lower().fillna("")
+        suffixes_of = {org: get_system(system_of[org]).accepted_suffixes for org in files.loc[judged, "organisation"].unique()}
+        accepted = np.ones(len(files), dtype=bool)
+        accepted[judged] = [suf in suffixes_of[org] for suf, org in zip(suffix.tolist(), files.loc[judged, "organisation"].tolist())]
+        accepted = pd.Series(accepted, index=files.index)
         limit_mb = files["organisation"].map(organisations["max_file_mb"]).astype("Float64").fillna(max_file_mb)
         files = files.assign(supported=accepted, too_large=(files["size_bytes"] > limit_mb * 1_000_000).astype(bool),
                              limit_mb=limit_mb)
