@@ -635,8 +635,9 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
         balances_of.setdefault(player, []).append(record)
     # the lines of the pages due tonight only (the latest season of each player due, and each
     # earlier season due), read for several batches of players at once (_read_groups) and built a
-    # batch at a time; every per-line column computed column-wise for the batch (one map of the events' pages, one window sum of the running
-    # totals, the table rows built by site.line_rows); batches bound the memory
+    # batch at a time; every per-line column computed column-wise for the batch (one map of the
+    # events' pages, one window sum of the running totals, the table rows built by
+    # site.line_rows); batches bound the memory
     wanted = pd.concat([pd.DataFrame({"player_id": due, "season": [latest.get(p, "") for p in due]}),
                         season_due[["player_id", "season"]]], ignore_index=True)
     batch_players = sorted(set(wanted["player_id"]))
