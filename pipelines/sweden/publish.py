@@ -236,8 +236,8 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
                 del rows
                 yield from ((write_event_pages, (chunk, org, out_dir)) for chunk in _event_chunks(table, processes))
         if len(summary):
-            months = summary.assign(month=summary["event_date"].astype(str).str[:7],
-                                    slug=summary["event_id"].map(lambda e: str(e).split("/")[1] if str(e).count("/") >= 2 else ""))
+            pages = [_club_month(e, d) or ("", str(d)[:7]) for e, d in zip(summary["event_id"], summary["event_date"])]
+            months = summary.assign(slug=[slug for slug, _ in pages], month=[month for _, month in pages])
             yield from ((write_month_pages, (part, fees, out_dir)) for part in _month_chunks(months, processes))
 
     return [target for part in map_streamed(run_job, jobs(), processes) for target in part]
