@@ -766,11 +766,22 @@ def render_player_pages(job: dict) -> list[str]:
 
 def feed_entries(con, organisation: str, limit: int = FEED_ENTRIES) -> pd.DataFrame:
     """What each run posted for each file of the organisation, newest first: award and reversal
-    lines, players, the events' dates, and whether the run was a recomputation."""
+    lines, players, the events' dates, and whether the run was a recomputation.
+
+    The newest `limit` (run, file) pairs are found first, and only their lines are counted, not
+    the ledger's (a two-year league's 800,000 lines: 60 -> 24 ms)."""
     return fetch(con, """
+        with newest as (
+            select distinct awards.run_id, runs.as_of, awards.source_file
+            from awards
+            inner join runs on runs.run_id = awards.run_id
+            where awards.organisation = $organisation
+            order by runs.as_of desc, awards.run_id desc, awards.source_file
+            limit $limit
+        )
         select
             awards.run_id,
-            cast(runs.as_of as varchar) as as_of,
+            cast(newest.as_of as varchar) as as_of,
             awards.source_file,
             cast(min(awards.event_date) as varchar) as first_date,
             cast(max(awards.event_date) as varchar) as last_date,
@@ -779,12 +790,12 @@ def feed_entries(con, organisation: str, limit: int = FEED_ENTRIES) -> pd.DataFr
             count(distinct awards.player_id) filter (where awards.entry_type = 'award') as players,
             awards.run_id in (select run_id from recomputations) as recomputed
         from awards
-        inner join runs on runs.run_id = awards.run_id
-        where awards.organisation = ?
+        inner join newest on newest.run_id = awards.run_id and newest.source_file = awards.source_file
+        where awards.organisation = $organisation
         group by all
         order by as_of desc, awards.run_id desc, awards.source_file
-        limit ?
-        """, [organisation, limit])
+        limit $limit
+        """, {"organisation": organisation, "limit": limit})
 
 
 def _feed_entry(row: dict, organisation: str, text: dict[str, str]) -> dict:

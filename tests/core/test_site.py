@@ -349,3 +349,45 @@ def test_the_lines_of_consecutive_batches_are_read_together_up_to_the_limit(monk
                            "season": ["2026", "2026", "2026", "", "2026", "2026", "2025"]})
     players = ["p1", "p2", "p3", "p4", "p5", "p6"]
     assert site._read_groups(players, wanted, stamps) == [[["p1", "p2"], ["p3", "p4"]], [["p5", "p6"]]]
+
+
+def test_the_feed_keeps_the_newest_run_and_file_pairs_with_their_lines_counted():
+    """Entries are (run, file), newest run date first, then the later run, then the file; only the
+    organisation's lines count. By hand: r3 (11-03, a recomputation) reposts b.txt (1 line, 1
+    reversal); r4 (11-02, made after r2) posts c.txt (3 lines of A, A, B: 2 players, dates 11-01 to
+    11-02); r2 (11-02) corrects a.txt (2 reversals, 2 new lines); r1 (11-01) posted a.txt (2) and
+    b.txt (1). r5 is the newest run but posted only for another organisation."""
+    import duckdb
+
+    from pipelines.core.site import feed_entries
+
+    con = duckdb.connect()
+    runs = pd.DataFrame({"run_id": ["r1", "r2", "r3", "r4", "r5"],
+                         "as_of": pd.to_datetime(["2026-11-01", "2026-11-02", "2026-11-03", "2026-11-02", "2026-11-05"]).date})
+    lines = [  # run, organisation, file, date, entry type, player
+        ("r1", "o", "a.txt", "2026-11-01", "award", "A"), ("r1", "o", "a.txt", "2026-11-01", "award", "B"),
+        ("r1", "o", "b.txt", "2026-10-31", "award", "C"),
+        ("r2", "o", "a.txt", "2026-11-01", "reversal", "A"), ("r2", "o", "a.txt", "2026-11-01", "reversal", "B"),
+        ("r2", "o", "a.txt", "2026-11-01", "award", "A"), ("r2", "o", "a.txt", "2026-11-01", "award", "D"),
+        ("r3", "o", "b.txt", "2026-10-31", "reversal", "C"), ("r3", "o", "b.txt", "2026-10-31", "award", "C"),
+        ("r4", "o", "c.txt", "2026-11-01", "award", "A"), ("r4", "o", "c.txt", "2026-11-02", "award", "A"),
+        ("r4", "o", "c.txt", "2026-11-02", "award", "B"),
+        ("r4", "x", "z.txt", "2026-11-02", "award", "Z"), ("r5", "x", "z.txt", "2026-11-04", "award", "Z"),
+    ]
+    awards = pd.DataFrame(lines, columns=["run_id", "organisation", "source_file", "event_date", "entry_type", "player_id"])
+    awards["event_date"] = pd.to_datetime(awards["event_date"]).dt.date
+    con.register("_runs", runs)
+    con.register("_awards", awards)
+    con.execute("create table runs as select * from _runs")
+    con.execute("create table awards as select * from _awards")
+    con.execute("create table recomputations as select 'r3' as run_id")
+    want = [
+        ("r3", "2026-11-03", "b.txt", "2026-10-31", "2026-10-31", 1, 1, 1, True),
+        ("r4", "2026-11-02", "c.txt", "2026-11-01", "2026-11-02", 3, 0, 2, False),
+        ("r2", "2026-11-02", "a.txt", "2026-11-01", "2026-11-01", 2, 2, 2, False),
+        ("r1", "2026-11-01", "a.txt", "2026-11-01", "2026-11-01", 2, 0, 2, False),
+        ("r1", "2026-11-01", "b.txt", "2026-10-31", "2026-10-31", 1, 0, 1, False),
+    ]
+    for limit in (50, 3, 1):
+        got = feed_entries(con, "o", limit)
+        assert [tuple(r) for r in got.itertuples(index=False)] == want[:limit], limit
