@@ -55,10 +55,14 @@ def repeated_rows(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
     return np.bincount(combined)[combined] > 1
 
 
-def unique_grain(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+def unique_grain(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame | bool:
     """A model's grain as a dataframe check (pandera's `unique`, on `repeated_rows`): False at
-    each key value of a repeated combination, so that the failure cases name the key columns."""
+    each key value of a repeated combination, so that the failure cases name the key columns.
+    True when no combination repeats: from a frame of outcomes pandera gathers failure cases
+    over every column and row even when all pass (half of a small frame's validation)."""
     repeated = repeated_rows(frame, columns)
+    if not repeated.any():
+        return True
     keep = np.ones(len(frame), dtype=bool)
     return pd.DataFrame({c: ~repeated if c in columns else keep for c in frame.columns}, index=frame.index)
 

@@ -54,7 +54,7 @@ class AwardLine(AwardDraft):
         unique = None
 
     @pa.dataframe_check(error="award_id must be unique: two lines have the same id")
-    def one_line_per_award_id(cls, df: pd.DataFrame) -> pd.DataFrame:
+    def one_line_per_award_id(cls, df: pd.DataFrame) -> pd.DataFrame | bool:
         return unique_grain(df, ["award_id"])
 
     @pa.dataframe_check(error="a reversal line must name the line it reverses, an award line must not")
