@@ -175,7 +175,9 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
         (games["bad_lines"] > 0) | (games["n_lines"] != 4) | ~games["ranks_ok"] | (games["order_breaks"] > 0)
         | (games["repeated_players_n"] > 0) | (games["strangers_n"] > 0)
     ]
-    rows = r.set_index(GAME_KEY).loc[suspicious].reset_index() if len(suspicious) else r.iloc[0:0]
+    if not len(suspicious):  # the usual night: no text to join (each join costs a few Arrow calls)
+        return games.assign(**{c: pd.Series("", index=games.index, dtype="string") for c in _MESSAGE_TEXTS})
+    rows = r.set_index(GAME_KEY).loc[suspicious].reset_index()
     breaks = _order_break_texts(rows)
     texts = pd.DataFrame(
         {
@@ -188,8 +190,11 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
         }
     )
     games = games.join(texts.astype("string"))
-    return games.fillna({"score_order_break": "", "repeated_players": "", "yakuman_strangers": "", "players": "",
-                         "ranks": "", "line_problems": ""})
+    return games.fillna({c: "" for c in _MESSAGE_TEXTS})
+
+
+# the texts of a game that its quarantine messages quote (empty where a game has none)
+_MESSAGE_TEXTS = ["line_problems", "ranks", "players", "score_order_break", "repeated_players", "yakuman_strangers"]
 
 
 def _order_break_texts(rows: pd.DataFrame) -> pd.Series:
@@ -257,7 +262,7 @@ def validate_games(
     cases = cases.drop_duplicates(["index", "check"])
     flat = games.reset_index()
     reasons = []
-    for check, builder in _MESSAGES.items():
+    for check, builder in (_MESSAGES.items() if len(cases) else ()):
         failing = cases.loc[cases["check"] == check, "index"].astype(int).unique()
         if len(failing):
             part = flat.loc[failing]
