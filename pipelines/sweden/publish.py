@@ -256,35 +256,43 @@ def _month_chunks(summary: pd.DataFrame, processes: int) -> list[pd.DataFrame]:
     return [summary.iloc[a:b] for a, b in chunk_ranges(keys, processes, PAGES_PER_CHUNK)]
 
 
+def _month_page(row: dict) -> tuple[str, str]:
+    """The club month page a summary row is listed on: (the club's folder, 'YYYY-MM')."""
+    return row["slug"], row["month"]
+
+
 def write_month_pages(chunk: tuple[pd.DataFrame, pd.DataFrame, Path]) -> list[Path]:
-    """The club month pages of one slice of the month summary (one row per event; with every fee
-    row of the touched months), each written where its text changed; returns the folders written."""
+    """The club month pages of one slice of the month summary (one row per event, in page order:
+    _month_chunks; with every fee row of the touched months), each written where its text
+    changed; returns the folders written."""
     summary, fees, out_dir = chunk
-    fees_of = dict(iter(fees.groupby(["club", "month"], sort=False)))  # one pass, not a filter per page
-    no_fees = fees.iloc[0:0]
+    # the rows as Python values once (a pandas group and its itertuples per page cost about 2 ms)
+    fees_of: dict[tuple, list[dict]] = {}
+    for r in fees.to_dict("records"):
+        fees_of.setdefault((r["club"], r["month"]), []).append(r)
     written = []
-    for (slug, month), g in summary.groupby(["slug", "month"]):
-        club_name = str(g["club_name"].iloc[0] or slug)
+    # (sorted by page as pandas sorts the keys: each page's rows together, in their own order)
+    for (slug, month), group in itertools.groupby(sorted(summary.to_dict("records"), key=_month_page), key=_month_page):
+        g = list(group)
+        club_name = str(g[0]["club_name"] or slug)
         lines = [f"# {markdown_safe(club_name)} – {month}", "",
                  "| datum | tävling | nivå | form | antal | bp | sp | gp |", "|---|---|---|---|---|---|---|---|"]
         events = []
-        for e in g.itertuples(index=False):
-            name = str(e.event_name or e.event_id)
-            events.append({"date": str(e.event_date), "name": name,
-                           "href": "../" + quote("/".join(str(e.event_id).split("/")[2:])) + "/index.html", "level": e.level,
-                           "form": e.form, "entrants": int(e.entrants), "bp": int(e.bp), "sp": int(e.sp), "gp": int(e.gp)})
-            lines.append(f"| {e.event_date} | {markdown_safe(name)} | {e.level} | "
-                         f"{e.form} | {int(e.entrants)} | {int(e.bp)} | {int(e.sp)} | {int(e.gp)} |")
-        f = fees_of.get((g["club"].iloc[0], month), no_fees)
+        for e in g:
+            name = str(e["event_name"] or e["event_id"])
+            events.append({"date": str(e["event_date"]), "name": name,
+                           "href": "../" + quote("/".join(str(e["event_id"]).split("/")[2:])) + "/index.html", "level": e["level"],
+                           "form": e["form"], "entrants": int(e["entrants"]), "bp": int(e["bp"]), "sp": int(e["sp"]), "gp": int(e["gp"])})
+            lines.append(f"| {e['event_date']} | {markdown_safe(name)} | {e['level']} | "
+                         f"{e['form']} | {int(e['entrants'])} | {int(e['bp'])} | {int(e['sp'])} | {int(e['gp'])} |")
+        f = fees_of.get((g[0]["club"], month), [])
         lines += ["", "| avgift: nivå | form | speltillfällen | spelartillfällen | kr |", "|---|---|---|---|---|"]
-        lines += [f"| {r.level} | {r.form} | {r.sessions} | {r.player_sessions} | {r.amount_sek} |" for r in f.itertuples()]
-        html = _TEMPLATES.get_template("month.html.j2").render(club_name=club_name, month=month, events=events,
-                                                              fees=f.to_dict("records"))
+        lines += [f"| {r['level']} | {r['form']} | {r['sessions']} | {r['player_sessions']} | {r['amount_sek']} |" for r in f]
+        html = _TEMPLATES.get_template("month.html.j2").render(club_name=club_name, month=month, events=events, fees=f)
         buf = io.StringIO()
         w = csv.writer(buf, delimiter=";", lineterminator="\n")
         w.writerow(["klubb", "månad", "nivå", "form", "speltillfällen", "spelartillfällen", "kr"])
-        for r in f.itertuples():
-            w.writerow([r.club, r.month, r.level, r.form, r.sessions, r.player_sessions, r.amount_sek])
+        w.writerows([r["club"], r["month"], r["level"], r["form"], r["sessions"], r["player_sessions"], r["amount_sek"]] for r in f)
         target = out_dir / slug / f"månad-{month}"
         files = {"index.md": "\n".join(lines) + "\n", "index.html": html, "avgifter.csv": buf.getvalue()}
         if folder_holds(target, files):

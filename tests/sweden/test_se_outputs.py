@@ -211,3 +211,46 @@ def test_a_night_renders_the_month_pages_of_the_clubs_it_touched_only(office, tm
         for name in ("index.md", "avgifter.csv"):
             night = (site / club / "månad-2024-10" / name).read_bytes()
             assert night == (fresh.state / "publications" / ORG / club / "månad-2024-10" / name).read_bytes(), (club, name)
+
+
+def test_a_month_chunk_in_any_order_writes_each_club_month_page_once_with_its_events_in_order(tmp_path):
+    """write_month_pages gets one row per event (and the fee rows of the touched months); its
+    pages group the rows by club and month whatever order they come in, each event in its own
+    order within its page. Expected Markdown and CSV written out by hand."""
+    import datetime as dt
+
+    import pandas as pd
+
+    from pipelines.core.publishing import read_table
+    from pipelines.sweden.publish import write_month_pages
+
+    def event(slug, club, event_id, day, name, entrants, bp):
+        return {"event_id": f"{ORG}/{slug}/{event_id}", "event_date": dt.date.fromisoformat(day), "event_name": name,
+                "level": "brons", "form": "par", "club": club, "club_name": f"BK {slug}", "entrants": entrants,
+                "bp": Decimal(bp), "sp": Decimal("0"), "gp": Decimal("0"), "slug": slug, "month": day[:7]}
+
+    summary = pd.DataFrame([  # the two pages' rows interleaved
+        event("norr", "101", "2024-10-01-a", "2024-10-01", "Tisdag", 8, "96"),
+        event("syd", "202", "2024-10-03-c", "2024-10-03", "Torsdag", 6, "64"),
+        event("norr", "101", "2024-10-08-b", "2024-10-08", "Tisdag", 10, "120"),
+    ])
+    fees = pd.DataFrame([{"organisation": ORG, "club": "101", "month": "2024-10", "level": "brons", "form": "par",
+                          "sessions": Decimal("2.00"), "player_sessions": Decimal("36.00"), "amount_sek": Decimal("180.00")}])
+    written = write_month_pages((summary, fees, tmp_path))
+    assert written == [tmp_path / "norr" / "månad-2024-10", tmp_path / "syd" / "månad-2024-10"]
+    norr = (tmp_path / "norr" / "månad-2024-10" / "index.md").read_text(encoding="utf-8").splitlines()
+    assert norr[0] == "# BK norr – 2024-10"
+    assert [line for line in norr if line.startswith("| 2024-")] == [
+        "| 2024-10-01 | Tisdag | brons | par | 8 | 96 | 0 | 0 |",
+        "| 2024-10-08 | Tisdag | brons | par | 10 | 120 | 0 | 0 |"]
+    assert norr[-1] == "| brons | par | 2.00 | 36.00 | 180.00 |"
+    syd = (tmp_path / "syd" / "månad-2024-10" / "index.md").read_text(encoding="utf-8").splitlines()
+    assert [line for line in syd if line.startswith("| 2024-")] == ["| 2024-10-03 | Torsdag | brons | par | 6 | 64 | 0 | 0 |"]
+    assert syd[-1] == "|---|---|---|---|---|"  # no fee rows for this club this month
+    _, header, rows = read_table((tmp_path / "norr" / "månad-2024-10" / "avgifter.csv").read_text(encoding="utf-8-sig"))
+    assert header == ["klubb", "månad", "nivå", "form", "speltillfällen", "spelartillfällen", "kr"]
+    assert rows == [["101", "2024-10", "brons", "par", "2.00", "36.00", "180.00"]]
+    html = (tmp_path / "norr" / "månad-2024-10" / "index.html").read_text(encoding="utf-8")
+    assert html.index("2024-10-01") < html.index("2024-10-08") and "2024-10-03" not in html
+    # the same chunk again: nothing to write
+    assert write_month_pages((summary, fees, tmp_path)) == []
