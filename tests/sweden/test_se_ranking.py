@@ -305,3 +305,38 @@ def _the_nights_ranking_tables_hold_the_views_rows(warehouse_file, organisation:
             tonight(con, "awards", organisation)
     finally:
         con.close()
+
+
+def test_each_ranked_players_results_listed_counted_first_best_first():
+    """The results under each ranked player on the ranking page: their own only, the counted ones
+    first, then by ranking points and newest date (hand-ordered below); a result whose `counted` is
+    unknown reads as not counted and comes last (the sort puts unknowns last); a ranked player
+    without results has an empty list, and the
+    results of a member who is not ranked are not shown."""
+    import re
+
+    import pyarrow as pa
+
+    from pipelines.sweden.ranking_page import render_ranking
+
+    ranking = pd.DataFrame({"rank": [1, 2], "member": ["7", "8"], "name": ["Ada", "Ben"], "club": ["10001", "10002"],
+                            "club_name": ["BK Ess", None], "ranking_points": [Decimal("90.00"), Decimal("10.00")],
+                            "results_counted": [2, 0], "oldest_counted": [date(2026, 1, 5), date(2026, 1, 5)]})
+    results = pd.DataFrame({
+        "member": ["9", "7", "7", "7", "7"],
+        "event_id": ["x", "e1", "e2", "e3", "e4"], "event_name": ["Annan", "Ett", None, "Tre", "Fyra"],
+        "event_date": [date(2026, 3, 1), date(2026, 1, 5), date(2026, 2, 1), date(2026, 3, 1), date(2026, 4, 1)],
+        "place_label": ["1", "2", "1", "3=", "5"],
+        "rp": [Decimal("99.00"), Decimal("40.00"), Decimal("50.00"), Decimal("40.00"), Decimal("60.00")],
+        "counted": pd.array([True, True, True, False, None], dtype=pd.ArrowDtype(pa.bool_())),
+        "not_counted_reason": [None, None, None, "utanför de 18 bästa", "okänt"]})
+    html = render_ranking(ranking, results, "2026-05-01", "se-2009", 24, 18, "Svensk Bridge")["index.html"]
+    rows = re.findall(r'<tr class="(not-counted)?"><td class="date">([^<]*)</td><td>([^<]*)</td><td class="n place">([^<]*)</td>'
+                      r'<td class="n">([^<]*)</td><td>([^<]*)</td></tr>', html)
+    assert rows == [("", "2026-02-01", "e2", "1", "50", "ja"),   # counted, 50 rp (no name: the event's id)
+                    ("", "2026-01-05", "Ett", "2", "40", "ja"),  # counted, 40 rp
+                    ("not-counted", "2026-03-01", "Tre", "3=", "40", "utanför de 18 bästa"),
+                    ("not-counted", "2026-04-01", "Fyra", "5", "60", "okänt")]  # counted unknown: last, not counted
+    assert "Annan" not in html
+    ben = html[html.index(">Ben "):]
+    assert "resultat (0 räknas)" in ben and '<td class="date">' not in ben
