@@ -42,9 +42,7 @@ def _text(x: Fraction) -> str:
 
 def ranking_points(exact: dict[str, Fraction], kind: str, rules: SwedenRules, version: str) -> tuple[int, str]:
     """(ranking points, how) of one result: exact = the unrounded award per denomination."""
-    t = rules.tables["ranking"]
-    t = t[(t["rule_version"] == version) & (t["kind"] == kind)]
-    rate = dict(zip(t["denomination"], (frac(v) for v in t["rp_per_point"])))
+    rate = rules.ranking_rates(version, kind)
     terms, total = [], Fraction(0)
     for d in ("gp", "sp"):
         x = Fraction(exact.get(d, 0))

@@ -90,6 +90,16 @@ class SwedenRules:
             self._cache[key] = s[(s["rule_version"] == version) & (s["scale"] == scale)].iloc[0].to_dict()
         return self._cache[key]
 
+    def ranking_rates(self, version: str, kind: str) -> dict[str, Fraction]:
+        """{denomination: ranking points per point} of ranking.csv for an event kind. Looked up
+        once per kind: every silver and gold result asks for it."""
+        key = ("ranking_rates", version, kind)
+        if key not in self._cache:
+            t = self.tables["ranking"]
+            t = t[(t["rule_version"] == version) & (t["kind"] == kind)]
+            self._cache[key] = dict(zip(t["denomination"], (frac(v) for v in t["rp_per_point"])))
+        return self._cache[key]
+
     def printed_rows(self, table: str, version: str = "se-2009") -> dict[int, list[tuple[str, int]]]:
         key = ("printed", table, version)
         if key not in self._cache:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from fractions import Fraction
+import itertools
 import json
 from dataclasses import dataclass
 from decimal import Decimal
@@ -240,6 +241,16 @@ class SwedenSystem:
 
 
 SYSTEM = SwedenSystem()
+
+
+def _groups(frame: pd.DataFrame, keys: list[str], values: list[str]):
+    """(key tuple, [value tuples]) of `frame`'s rows grouped by `keys`, as pandas' groupby gives
+    them (keys sorted, rows with a missing key left out, each group's rows in their order), from
+    the columns zipped once instead of a sub-frame per group."""
+    frame = frame.dropna(subset=keys)
+    rows = sorted(zip(zip(*(frame[k] for k in keys)), zip(*(frame[v] for v in values))), key=lambda row: row[0])
+    for key, group in itertools.groupby(rows, key=lambda row: row[0]):
+        yield key, [value for _, value in group]
 
 
 class _Batch:
@@ -857,14 +868,17 @@ class _Batch:
         # a barometer player paid for part of the matches ranks on that part, exact (× played / matches)
         part = lines[lines["denomination"].isin(["sp", "gp"]) & (lines["share"].astype(str) != "1")]
         players: dict[tuple, list[tuple[str, int, str]]] = {}
-        for (comp, entrant, member, event_id, version, share), g in part.groupby(
-                ["competition", "entrant", "member", "event_id", "rule_version", "share"]):
+        # each result's lines from the columns zipped once, in the keys' order (a pandas group per
+        # entrant cost about a millisecond, and a silver event has dozens)
+        for (comp, entrant, member, event_id, version, share), g in _groups(
+                part, ["competition", "entrant", "member", "event_id", "rule_version", "share"], ["denomination", "exact"]):
             f = Fraction(str(share))
-            exact = {d: Fraction(x) * f for d, x in zip(g["denomination"], g["exact"])}
+            exact = {d: Fraction(x) * f for d, x in g}
             rp, how = R.ranking_points(exact, R.event_kind(ev_of[event_id]), self.rules, version)
             players.setdefault((comp, entrant), []).append((str(member), rp, f"{member} played {share} of the matches: {how}"))
-        for (comp, entrant, event_id, version), g in top.groupby(["competition", "entrant", "event_id", "rule_version"]):
-            exact = {d: Fraction(x) for d, x in zip(g["denomination"], g["exact"])}
+        for (comp, entrant, event_id, version), g in _groups(
+                top, ["competition", "entrant", "event_id", "rule_version"], ["denomination", "exact"]):
+            exact = {d: Fraction(x) for d, x in g}
             rp, how = R.ranking_points(exact, R.event_kind(ev_of[event_id]), self.rules, version)
             mine = players.get((comp, entrant), [])
             how += "".join(f"; {h}" for _, _, h in mine)

@@ -340,3 +340,25 @@ def test_each_ranked_players_results_listed_counted_first_best_first():
     assert "Annan" not in html
     ben = html[html.index(">Ben "):]
     assert "resultat (0 räknas)" in ben and '<td class="date">' not in ben
+
+
+def test_the_ranking_points_grouping_is_pandas_groupby():
+    """`_groups` (the ranking points' per-result grouping, without a sub-frame per group) gives
+    pandas' own groupby: the same keys in the same (sorted) order, rows with a missing key left
+    out, each group's values in their row order. Compared on random frames with repeats, ties
+    and missing keys."""
+    import numpy as np
+
+    from pipelines.sweden.system import _groups
+
+    rng = np.random.default_rng(8)
+    for _ in range(30):
+        n = int(rng.integers(0, 60))
+        frame = pd.DataFrame({
+            "competition": pd.array(rng.choice(["", "A", "B", "Å"], n), dtype="string"),
+            "entrant": pd.array(rng.choice(["1", "2", "10", None], n, p=[0.3, 0.3, 0.3, 0.1]), dtype="string"),
+            "share": rng.choice(["1", "1/2", "3/4"], n),
+            "denomination": rng.choice(["sp", "gp"], n), "exact": rng.integers(0, 100, n).astype(str)})
+        keys, values = ["competition", "entrant", "share"], ["denomination", "exact"]
+        expected = [(k, list(zip(g["denomination"], g["exact"]))) for k, g in frame.groupby(keys)]
+        assert list(_groups(frame, keys, values)) == expected
