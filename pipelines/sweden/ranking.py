@@ -12,7 +12,7 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-from pipelines.sweden.rules import SwedenRules, frac
+from pipelines.sweden.rules import SwedenRules
 
 
 def event_kind(ev: dict) -> str:
