@@ -29,7 +29,13 @@ def month_keys(dates: pd.Series) -> pd.Series:
 
 
 def iso_days(dates: pd.Series) -> pd.Series:
-    """'YYYY-MM-DD' of each date, formatted once per distinct day."""
-    values = _as_arrow_dates(dates)
-    return pd.Series(pc.strftime(values.cast(pa.timestamp("s")), format="%Y-%m-%d").to_numpy(zero_copy_only=False),
-                     index=dates.index, dtype="string")
+    """'YYYY-MM-DD' of each date (NA stays NA): each distinct day formatted once, then taken for
+    every row in Arrow (Arrow's strftime of every row took 0.7 s for the mahjong benchmark's
+    800,000 result rows)."""
+    if not len(dates):
+        return pd.Series(pd.NA, index=dates.index, dtype="string")
+    days = _as_arrow_dates(dates).cast(pa.date32())
+    distinct = pc.unique(days.drop_null())
+    labels = pc.strftime(distinct.cast(pa.timestamp("s")), format="%Y-%m-%d")
+    keys = pc.take(labels, pc.index_in(days, value_set=distinct))
+    return pd.Series(pd.arrays.ArrowStringArray(keys), index=dates.index)

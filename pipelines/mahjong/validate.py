@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 import pyarrow as pa_arrow
@@ -212,19 +213,26 @@ def ORDINAL_SERIES(ranks: pd.Series) -> pd.Series:  # noqa: N802 - reads as a la
 def _fingerprint(results: pd.DataFrame) -> pd.Series:
     """Same date, same players with the same scores: the same game, whoever posted it.
 
-    The canonical text itself ("2026-11-03|A=40000|B=30000|C=20000|D=10000"), built vectorised:
-    the four cells of a game side by side (players sorted), then concatenated.
+    The canonical text itself ("2026-11-03|A=40000|B=30000|C=20000|D=10000"), indexed by game key:
+    each game's cells sorted by player and joined in Arrow (one sort for the batch, then each game's
+    slice joined; a pandas pivot of a two-year league's 800,000 rows took 0.5-1 s).
     """
-    keyed = results.sort_values(GAME_KEY + ["player_id"])
-    keyed = keyed.assign(
-        cell=keyed["player_id"].astype("string") + "=" + keyed["score"].astype("Int64").astype("string"),
-        seat=keyed.groupby(GAME_KEY).cumcount(),
-    )
-    wide = keyed.pivot_table(index=GAME_KEY, columns="seat", values="cell", aggfunc="first")
-    text = iso_days(keyed.groupby(GAME_KEY)["event_date"].first())
-    for seat in wide.columns:
-        text = text + "|" + wide[seat].astype("string").fillna("")
-    return text
+    cells = pa_arrow.table({
+        "game": pa_arrow.array(results[GAME_KEY[0]].to_numpy()),
+        "player_id": pa_arrow.array(results["player_id"].astype("string"), type=pa_arrow.string(), from_pandas=True),
+        "score": pa_arrow.array(results["score"].astype("Int64").astype("string"), type=pa_arrow.string(), from_pandas=True),
+        "day": pa_arrow.array(iso_days(results["event_date"]), type=pa_arrow.string(), from_pandas=True),
+    })
+    cells = cells.take(pc.sort_indices(cells, [("game", "ascending"), ("player_id", "ascending")]))
+    games = cells["game"].to_numpy()
+    # the rows are in game order: each game's cells are a slice, read as one list (no hash grouping)
+    starts = np.flatnonzero(np.r_[True, games[1:] != games[:-1]]) if len(games) else np.array([], dtype=np.int64)
+    offsets = pa_arrow.array(np.r_[starts, len(games)].astype(np.int32))
+    cell = pc.binary_join_element_wise(cells["player_id"], cells["score"], "=").combine_chunks()
+    joined = pc.binary_join(pa_arrow.ListArray.from_arrays(offsets, cell), "|")
+    # every row of a game carries its date (a valid game is dated once): the first row's stands for it
+    text = pc.binary_join_element_wise(cells["day"].take(pa_arrow.array(starts)), joined, "|")
+    return pd.Series(pd.arrays.ArrowStringArray(text), index=pd.Index(games[starts], name=GAME_KEY[0]))
 
 
 def validate_games(

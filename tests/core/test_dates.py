@@ -27,3 +27,13 @@ def test_month_keys_of_nothing_and_of_missing_dates_only():
 def test_iso_days():
     dates = pd.Series([date(2026, 1, 2), date(999, 12, 31)], dtype=pd.ArrowDtype(pa.date32()))
     assert iso_days(dates).tolist() == ["2026-01-02", "0999-12-31"]
+
+
+def test_iso_days_of_repeated_days_timestamps_and_missing_values_keep_the_index():
+    stamps = pd.Series(pd.to_datetime(["2026-11-03 19:30", None, "2026-11-03 00:00", "1850-03-04 12:00", "2026-11-03 00:01"]),
+                       index=[7, 5, 3, 1, 0])
+    days = iso_days(stamps)
+    assert days.tolist() == ["2026-11-03", pd.NA, "2026-11-03", "1850-03-04", "2026-11-03"]
+    assert list(days.index) == [7, 5, 3, 1, 0] and days.dtype == "string"
+    assert iso_days(pd.Series([], dtype="datetime64[ns]")).tolist() == []
+    assert iso_days(pd.Series([pd.NaT, pd.NaT])).tolist() == [pd.NA, pd.NA]

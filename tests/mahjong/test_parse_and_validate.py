@@ -53,6 +53,22 @@ def test_player_names_normalise_and_aliases_map():
     assert apply_aliases(normalise_names(names), aliases).tolist() == ["Ken", "Ken", "田中一郎", "田中一郎", "Ken"]
 
 
+def test_a_games_fingerprint_is_its_date_and_its_players_scores_in_player_order():
+    """The text that finds the same game posted twice, written out by hand: the date, then each
+    player=score sorted by player (code point order: Latin letters before kana), whatever the
+    order of the post's lines."""
+    from pipelines.mahjong.validate import _fingerprint
+
+    text = ("2026-11-03\n・1位すずき 40000\n・2位Bob 30000\n・3位あきら 20000\n・4位Ann 10000\n"
+            "2026-11-04\n・1位Ann 52000\n・2位Cy 31000\n・3位Bob 12000\n・4位Dee 5000\n")
+    results, _, _ = parse_text("x.txt", text)
+    results = results.assign(player_id=normalise_names(results["player_raw"]))
+    fingerprints = _fingerprint(results.iloc[::-1])
+    assert fingerprints.tolist() == ["2026-11-03|Ann=10000|Bob=30000|あきら=20000|すずき=40000",
+                                     "2026-11-04|Ann=52000|Bob=12000|Cy=31000|Dee=5000"]
+    assert fingerprints.index.tolist() == sorted(results["game_key"].unique())
+
+
 def _check(*files: str):
     return pointledger("check", "--organisation", "sofu-mahjong", "--as-of", "2026-12-02",
                        *[FIXTURES / f for f in files], cwd=ROOT)
