@@ -16,14 +16,18 @@ def normalise_names(names: pd.Series) -> pd.Series:
 
 
 def apply_aliases(names: pd.Series, aliases: pd.DataFrame) -> pd.Series:
-    """Map normalised names through the alias table (alias → player_id); others stay as they are."""
+    """Map normalised names through the alias table (alias → player_id); others stay as they are.
+    Looked up in Arrow (a pandas map of a two-year league's 800,000 names took 0.4-0.75 s)."""
     if aliases.empty:
         return names
-    mapping = pd.Series(
-        normalise_names(aliases["player_id"]).to_numpy(),
-        index=normalise_names(aliases["alias"]).to_numpy(),
-    )
-    return names.map(mapping).fillna(names).astype("string")
+    keys = pa.array(normalise_names(aliases["alias"]), type=pa.string(), from_pandas=True)
+    values = pa.array(normalise_names(aliases["player_id"]), type=pa.string(), from_pandas=True)
+    if pc.count_distinct(keys).as_py() != len(keys):
+        # two spellings of one alias (the alias tables are checked unique): pandas refuses, as before
+        return names.map(pd.Series(values.to_pylist(), index=keys.to_pylist())).fillna(names).astype("string")
+    text = pa.array(names.astype("string"), type=pa.string(), from_pandas=True)
+    return pd.Series(pd.arrays.ArrowStringArray(pc.coalesce(pc.take(values, pc.index_in(text, value_set=keys)), text)),
+                     index=names.index)
 
 
 def read_aliases(data_dir: Path, table: str | None) -> pd.DataFrame:
