@@ -181,13 +181,21 @@ def define(
             con.execute(f'create or replace view internal.lake_{table} as select * exclude (_lake_file) from lake."{table}"')
         else:
             create_lake_view(con, table, model, files, as_table=scoped)
+    # In the warehouse file a data table whose frame is the one it was made from (the same columns,
+    # types and rows) is left as it is, with its comments: most nights change no rule or register.
+    tables_made = _tables_made(con) if materialised else {}
+    copied = []
     for name, frame in data_tables.items():
         if scoped:  # a connection that lives as long as the frames reads them where they are
             con.register(name, frame)
             continue
+        digest = _frame_digest(frame) if materialised else ""
+        if materialised and tables_made.get(name) == digest:
+            continue
         con.register(f"_data_{name}", frame)
         con.execute(f"create or replace table {name} as select * from _data_{name}")
         con.unregister(f"_data_{name}")
+        copied.append((name, digest))
     con.register("_runs", runs)
     con.execute("create or replace table runs as select * from _runs")
     con.unregister("_runs")
@@ -205,9 +213,11 @@ def define(
         con.execute(f"create or replace view {relation} as {text}")
         remade.append((relation, digest))
     if materialised:  # the warehouse file: every relation and column says what it is (dictionary.toml)
-        apply_comments(con, relations={r for r, _ in remade} | set(data_tables) | {"runs"})
+        apply_comments(con, relations={r for r, _ in remade} | {t for t, _ in copied} | {"runs"})
         if remade:
             con.executemany("insert or replace into internal._views_made values (?, ?)", remade)
+        if copied:
+            con.executemany("insert or replace into internal._tables_made values (?, ?)", copied)
 
 
 def views_read_by(views: list[str], relations: set[str]) -> list[str]:
@@ -238,6 +248,23 @@ def _views_made(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
         "select view_name from duckdb_views() where not internal and schema_name = 'main' "
         "and database_name = current_database()").fetchall()}
     return {relation: digest for relation, digest in con.execute("select relation, digest from internal._views_made").fetchall()
+            if relation in held}
+
+
+def _frame_digest(frame: pd.DataFrame) -> str:
+    """A digest of a data table's frame: its columns, their types and every row's values."""
+    digest = hashlib.sha256(repr([(str(c), str(t)) for c, t in frame.dtypes.items()]).encode())
+    digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
+def _tables_made(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """{data table: digest} of the data tables this warehouse file holds as copied by `define`."""
+    con.execute("create schema if not exists internal")
+    con.execute("create table if not exists internal._tables_made (relation varchar primary key, digest varchar)")
+    held = {name for (name,) in con.execute(
+        "select table_name from duckdb_tables() where schema_name = 'main' and database_name = current_database()").fetchall()}
+    return {relation: digest for relation, digest in con.execute("select relation, digest from internal._tables_made").fetchall()
             if relation in held}
 
 
@@ -381,6 +408,7 @@ def _seed_row_store(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[
             define(con, empty, data_tables, system_views, runs, materialised=True)
             for table in [*data_tables, "runs"]:
                 con.execute(f'delete from main."{table}"')
+            con.execute("delete from internal._tables_made")  # emptied: they hold no frame's rows now
             con.execute("commit")
             con.execute("checkpoint")
         finally:

@@ -76,3 +76,42 @@ def test_a_night_keeps_the_views_it_would_make_the_same_and_remakes_a_changed_on
         if relation in grain:
             assert comment == grain[relation], relation
     assert office.query("select cast(sum(points) as varchar) as p from balances")["p"].iloc[0] == "26.00"  # 2 × (7 + 4 + 2 + 0)
+
+
+def test_a_night_copies_only_the_data_tables_whose_rows_changed(office):
+    """A rule or calendar table that did not change since the last night is left in the warehouse
+    as it is (with its comment); one that changed is copied again, and the views show it."""
+    import duckdb
+
+    office.post("sofu-mahjong/a.txt", game(3, "A"))
+    office.run()
+    path = str(office.state / "warehouse.duckdb")
+
+    def tables():
+        con = duckdb.connect(path, read_only=True)
+        try:
+            made = dict(con.execute("select relation, digest from internal._tables_made").fetchall())
+            comment = con.execute("select comment from duckdb_tables() where table_name = 'mahjong_periods'").fetchone()[0]
+            names = sorted({name for (name,) in con.execute("select period_name from mahjong_periods").fetchall()})
+        finally:
+            con.close()
+        return made, comment, names
+
+    made, comment, names = tables()
+    assert {"mahjong_periods", "mahjong_snapshots", "mahjong_rule_versions"} <= set(made)
+    assert names == ["桜華杯", "蒼風杯"] and comment
+    office.post("sofu-mahjong/b.txt", game(4, "E"))
+    office.run()
+    assert tables() == (made, comment, names)  # nothing of the calendar or rules changed
+
+    # the league renames its odd cups (data/calendars/sofu-mahjong.toml)
+    calendar = office.data / "calendars" / "sofu-mahjong.toml"
+    calendar.write_text(calendar.read_text(encoding="utf-8").replace('"蒼風杯"', '"青嵐杯"'), encoding="utf-8")
+    office.post("sofu-mahjong/c.txt", game(5, "F"))
+    office.run()
+    again, comment_again, names_again = tables()
+    assert names_again == ["桜華杯", "青嵐杯"] and comment_again == comment
+    assert again["mahjong_periods"] != made["mahjong_periods"]
+    assert again["mahjong_rule_versions"] == made["mahjong_rule_versions"]
+    leaderboard = office.query("select distinct period_name from mahjong_leaderboard")["period_name"].tolist()
+    assert leaderboard == ["青嵐杯"]  # October–November 2026: the third cup from the anchor (June–July), the first name again
