@@ -30,12 +30,24 @@ PARALLEL_FROM_PERIODS = 4  # from this many periods to publish in one run, worke
 serves_workers(__name__)  # write_period
 
 
-def _leaderboard(con: duckdb.DuckDBPyConnection, organisation: str, period: str) -> pd.DataFrame:
-    return fetch(
-        con,
-        "select * from mahjong_leaderboard where organisation = ? and period = ? order by as_of, rank nulls last, average desc, player_id",
-        [organisation, period],
-    ).rename(columns={"player_id": "player"})  # the page's column: the player as the posts name them
+PERIODS_PER_QUERY = 12  # one query reads a dozen periods for little more than one costs (the view's work is shared)
+
+
+def _leaderboards(con: duckdb.DuckDBPyConnection, organisation: str, periods: list[str]):
+    """(period, its leaderboard) for each of `periods`, in order; an empty frame for a period with no
+    rows. Read a dozen periods a query: a history's twelve periods cost 0.19 s in one query against
+    1.16 s in twelve (the view ranks every snapshot of what it reads, whichever period is asked)."""
+    for at in range(0, len(periods), PERIODS_PER_QUERY):
+        chunk = periods[at:at + PERIODS_PER_QUERY]
+        boards = fetch(
+            con,
+            "select * from mahjong_leaderboard where organisation = ? and list_contains(?, period) "
+            "order by period, as_of, rank nulls last, average desc, player_id",
+            [organisation, chunk],
+        ).rename(columns={"player_id": "player"})  # the page's column: the player as the posts name them
+        by_period = {str(period): board.reset_index(drop=True) for period, board in boards.groupby("period", sort=False)}
+        for period in chunk:
+            yield period, by_period.get(period, boards.iloc[:0])
 
 
 def _rank_labels(ranks: pd.Series) -> pd.Series:
@@ -129,8 +141,7 @@ def publish_league(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     source = scoped(organisation, needed, reads={"mahjong_leaderboard"}) if scoped else con
 
     def jobs():
-        for period in sorted(wanted):
-            board = _leaderboard(source, organisation, period)
+        for period, board in _leaderboards(source, organisation, sorted(wanted)):
             if board.empty:  # every game of the period was withdrawn by corrections
                 shutil.rmtree(out_dir / period, ignore_errors=True)
                 continue

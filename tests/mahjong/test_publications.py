@@ -90,3 +90,30 @@ def test_periods_written_by_workers_are_the_periods_written_here(sample_run, tmp
     assert sum(name.endswith("leaderboard.xlsx") for name in want) >= 2
     assert sorted(got) == sorted(want)
     assert [name for name in got if got[name] != want[name]] == []
+
+
+def test_leaderboards_read_several_periods_a_query_are_each_periods_own(sample_run, monkeypatch):
+    """The periods' leaderboards are read a dozen a query (here two, to cross a query's boundary):
+    each must be exactly what a query of that period alone returns, in the page's order; a period
+    with no rows comes back empty."""
+    import pandas as pd
+
+    import pipelines.mahjong.publish as publish
+    from pipelines.core.sql import fetch, open_database
+
+    monkeypatch.setattr(publish, "PERIODS_PER_QUERY", 2)
+    con = open_database(sample_run.state / "warehouse.duckdb", read_only=True)
+    try:
+        periods = [p for (p,) in con.execute(
+            "select distinct period from mahjong_leaderboard where organisation = 'sofu-mahjong' order by 1").fetchall()]
+        assert len(periods) >= 2
+        asked = periods + ["1999-01"]  # a period the league never played
+        got = list(publish._leaderboards(con, "sofu-mahjong", asked))
+        assert [p for p, _ in got] == asked
+        for period, board in got[:-1]:
+            alone = fetch(con, "select * from mahjong_leaderboard where organisation = 'sofu-mahjong' and period = ? "
+                               "order by as_of, rank nulls last, average desc, player_id", [period])
+            pd.testing.assert_frame_equal(board, alone.rename(columns={"player_id": "player"}))
+        assert got[-1][1].empty and list(got[-1][1].columns) == list(got[0][1].columns)
+    finally:
+        con.close()
