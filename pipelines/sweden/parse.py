@@ -394,6 +394,12 @@ def _cells(text: str) -> tuple[list[list[str]], str]:
 
 
 _split = split_line  # pipelines/core/text.py
+# a result list's fields, compiled once (a history reads 90,000 lists)
+_PLACE = re.compile(r"(\d{1,6})\s*(=)?")
+_HCP_PLACE = re.compile(r"(\d{1,6})\s*=?")
+_MEMBER_SEPARATORS = re.compile(r"[\s,/+&-]+")
+_MEMBER = re.compile(r"\d{1,12}")
+_COUNT = re.compile(r"\d{1,6}")
 
 
 def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd.DataFrame | None, list]:
@@ -430,11 +436,11 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
             continue
         r = {h: c.strip() for h, c in zip(header, cells)}
         bad = []
-        m = re.fullmatch(r"(\d{1,6})\s*(=)?", r["place"])
+        m = _PLACE.fullmatch(r["place"])
         if not m or int(m.group(1)) < 1:
             bad.append(f"plac: expected a place such as 3 or 3=, found {clip(r['place'])!r}")
-        members = [x for x in re.split(r"[\s,/+&-]+", r["members"]) if x]
-        if not all(re.fullmatch(r"\d{1,12}", x) for x in members):
+        members = [x for x in _MEMBER_SEPARATORS.split(r["members"]) if x]
+        if not all(_MEMBER.fullmatch(x) for x in members):
             bad.append(f"medlemmar: expected member numbers separated by spaces, found {clip(r['members'])!r}")
         elif not lo <= len(members) <= hi:
             want = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -444,13 +450,13 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
         played = None
         if r.get("played"):
             parts = r["played"].split()
-            if not all(re.fullmatch(r"\d{1,6}", p) for p in parts) or len(parts) != len(members):
+            if not all(_COUNT.fullmatch(p) for p in parts) or len(parts) != len(members):
                 bad.append(f"spelat: expected one number per member ({len(members)}), found {clip(r['played'])!r}")
             else:
                 played = [int(p) for p in parts]
         hcp = None
         if r.get("hcp_place"):
-            mh = re.fullmatch(r"(\d{1,6})\s*=?", r["hcp_place"])
+            mh = _HCP_PLACE.fullmatch(r["hcp_place"])
             if not mh:
                 bad.append(f"hcp_plac: expected a place such as 3 or 3=, found {clip(r['hcp_place'])!r}")
             else:

@@ -7,6 +7,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipelines.core import ranks as ranks_module
 from pipelines.core.ranks import competition_ranks, repeated
 
 
@@ -35,11 +36,31 @@ rows = st.lists(st.tuples(st.sampled_from(["", "A", "B", "ÖV"]), st.integers(1,
 @given(rows)
 def test_the_same_as_pandas(lines):
     frame = pd.DataFrame(lines, columns=["section", "place", "entrant"]).astype({"place": "int64"})
-    ranks = competition_ranks(frame["place"], frame["section"])
-    assert ranks.tolist() == frame.groupby("section")["place"].rank(method="min").astype("int64").tolist()
-    # two keys (a JCBL field: unit and flight), and none (one field)
-    assert competition_ranks(frame["place"], frame["section"], frame["entrant"]).tolist() == \
-        frame.groupby(["section", "entrant"])["place"].rank(method="min").astype("int64").tolist()
-    assert competition_ranks(frame["place"]).tolist() == frame["place"].rank(method="min").astype("int64").tolist()
-    assert repeated(frame["section"], frame["entrant"]).tolist() == frame.duplicated(["section", "entrant"], keep=False).tolist()
-    assert isinstance(ranks, np.ndarray)
+    # both ways of counting: in plain Python (a short list) and with NumPy (a long one)
+    for small in (0, 10**6):
+        before, ranks_module._SMALL = ranks_module._SMALL, small
+        try:
+            ranks = competition_ranks(frame["place"], frame["section"])
+            assert ranks.tolist() == frame.groupby("section")["place"].rank(method="min").astype("int64").tolist()
+            # two keys (a JCBL field: unit and flight), and none (one field)
+            assert competition_ranks(frame["place"], frame["section"], frame["entrant"]).tolist() == \
+                frame.groupby(["section", "entrant"])["place"].rank(method="min").astype("int64").tolist()
+            assert competition_ranks(frame["place"]).tolist() == frame["place"].rank(method="min").astype("int64").tolist()
+            assert repeated(frame["section"], frame["entrant"]).tolist() == \
+                frame.duplicated(["section", "entrant"], keep=False).tolist()
+            assert isinstance(ranks, np.ndarray)
+        finally:
+            ranks_module._SMALL = before
+
+
+def test_keys_compare_as_text_both_ways():
+    """A key's values are compared by their text, in plain Python as with NumPy: the number 1 and
+    the text "1" are one section; a missing value (None) is one section of its own."""
+    places, sections = [1, 1, 3, 1], [1, "1", "1", None]
+    for small in (0, 10**6):
+        before, ranks_module._SMALL = ranks_module._SMALL, small
+        try:
+            assert competition_ranks(places, sections).tolist() == [1, 1, 3, 1]
+            assert repeated(sections, ["a", "a", "b", "a"]).tolist() == [True, True, False, False]
+        finally:
+            ranks_module._SMALL = before
