@@ -186,7 +186,14 @@ def _unescape_formula(text: str) -> str:
     return text[1:] if text.startswith("'") and text[1:].startswith(_FORMULA_START) else text
 
 
+# No code point below U+0378 is wide (East Asian Width W or F; from there on Python's unicodedata
+# counts unassigned ones as wide): Latin text, Swedish letters included, is as wide as it is long
+_FIRST_WIDE = "\u0378"
+
+
 def _display_width(text: str) -> int:
+    if not text or max(text) < _FIRST_WIDE:
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
