@@ -79,24 +79,29 @@ def _name(name: str) -> str:
 
 def apply_comments(con: duckdb.DuckDBPyConnection, dictionary: dict | None = None, relations: set[str] | None = None) -> int:
     """COMMENT ON every described relation and column of the warehouse (of `relations` only, when
-    given: the ones just made); returns the comments set."""
+    given: the ones just made); returns the comments set. The catalog is read for those relations
+    only: a night that remade one table asks about its columns, not the warehouse's 600."""
     d = dictionary or load()
-    cols = warehouse_columns(con)
-    if relations is not None:
-        cols = cols[cols["relation"].isin(relations)]
-    kinds = dict(con.execute("select view_name, 'view' from duckdb_views() where not internal and schema_name = 'main' "
-                             "and database_name = current_database() union all select table_name, 'table' from duckdb_tables() "
-                             "where schema_name = 'main' and database_name = current_database()").fetchall())
-    statements = []
-    for relation, group in cols.groupby("relation", sort=True):
+    wanted = "" if relations is None else "and c.table_name in (select unnest(?::varchar[])) "
+    rows = con.execute(
+        "select c.table_name, c.column_name, coalesce(v.kind, 'table') from duckdb_columns() c "
+        "left join (select view_name as name, 'view' as kind from duckdb_views() where not internal "
+        "           and schema_name = 'main' and database_name = current_database()) v on v.name = c.table_name "
+        "where not c.internal and c.schema_name = 'main' and c.database_name = current_database() "
+        "and c.table_name not like 'lake\\_%' escape '\\' and c.table_name not like '\\_%' escape '\\' "
+        + wanted + "order by c.table_name, c.column_index",
+        [] if relations is None else [sorted(relations)]).fetchall()
+    statements, commented = [], set()
+    for relation, column, kind in rows:
         spec = d["relation"].get(relation)
         if spec is None:
             continue
-        statements.append(f"comment on {kinds.get(relation, 'view')} main.{_name(relation)} is {literal(spec['grain'])}")
-        for column in group["column"]:
-            text = describe(relation, column, d)
-            if text:
-                statements.append(f"comment on column main.{_name(relation)}.{_name(column)} is {literal(text)}")
+        if relation not in commented:
+            commented.add(relation)
+            statements.append(f"comment on {kind} main.{_name(relation)} is {literal(spec['grain'])}")
+        text = describe(relation, column, d)
+        if text:
+            statements.append(f"comment on column main.{_name(relation)}.{_name(column)} is {literal(text)}")
     if statements:  # one call: a few hundred statements cost one round trip
         con.execute(";\n".join(statements))
     return len(statements)

@@ -353,17 +353,20 @@ def build(
     return tmp
 
 
-# The empty warehouse of a set of systems, as file bytes, by _template_key: made once per process.
+# The template warehouse of a set of systems and their data tables, as file bytes, by _template_key:
+# made once per process.
 _TEMPLATES: dict[str, bytes] = {}
 
 
 def _template_key(lake_files: dict[str, tuple[type, list[Path]]], data_tables: dict[str, pd.DataFrame],
                   system_views: list[str], runs: pd.DataFrame) -> str:
-    """Everything the empty warehouse is made from: DuckDB's version, the lake tables' columns, the
-    data tables' columns and types, the macros, each view's text and the dictionary."""
+    """Everything the template warehouse is made from: DuckDB's version, the lake tables' columns,
+    the data tables' columns, types and rows (the template keeps them: `_seed_row_store`), the
+    runs table's columns and types, the macros, each view's text and the dictionary."""
     parts = [duckdb.__version__, sql_text("macros"), DICTIONARY.read_text(encoding="utf-8")]
     parts += [f"{table}:{arrow_schema(model)}" for table, (model, _) in sorted(lake_files.items())]
-    parts += [f"{name}:{_columns_of(frame)}" for name, frame in sorted({**data_tables, "runs": runs}.items())]
+    parts += [f"{name}:{_columns_of(frame)}:{_frame_digest(frame)}" for name, frame in sorted(data_tables.items())]
+    parts += [f"runs:{_columns_of(runs)}"]
     parts += [f"{view}:{sql_text(view)}" for view in CORE_VIEWS + system_views]
     return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
 
@@ -384,16 +387,19 @@ def _columns_of(frame: pd.DataFrame) -> list[tuple[str, str]]:
 
 def _seed_row_store(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[type, list[Path]]],
                     data_tables: dict[str, pd.DataFrame], system_views: list[str], runs: pd.DataFrame) -> None:
-    """A row store that does not exist yet starts as the empty warehouse of these systems: its lake
-    tables without rows, and every view made and described. A warehouse built from it then makes
-    only what the night changes (`define` leaves a view whose text and description it was made
-    from as it is): one COMMENT ON costs about 0.2 ms and the five systems' relations have about
-    600 of them, so making and describing every view (0.1-0.2 s) is done once per process, not
-    for every warehouse a process builds (a test suite's hundreds of offices). Written beside and
-    renamed into place: a run killed here leaves no half a file."""
+    """A row store that does not exist yet starts as the template warehouse of these systems: its
+    lake tables without rows, its data tables as the given frames (with their digests: they are
+    part of the template's key, so a template holds only rows its office has too), no runs, and
+    every view made and described. A warehouse built from it then makes only what the night
+    changes (`define` leaves a view whose text and description, and a data table whose frame, it
+    was made from as it is): one COMMENT ON costs about 0.2 ms and the five systems' relations
+    have about 600 of them, so making and describing every view and copying every rule table
+    (0.1-0.2 s) is done once per process, not for every warehouse a process builds (a test
+    suite's hundreds of offices). Written beside and renamed into place: a run killed here leaves
+    no half a file."""
     rows_db.parent.mkdir(parents=True, exist_ok=True)
     key = _template_key(lake_files, data_tables, system_views, runs)
-    image = _TEMPLATES.get(key)
+    image = _TEMPLATES.pop(key, None)  # put back last below: the least recently used goes first
     if image is None:
         made = rows_db.with_name(rows_db.name + ".template")  # (the state's lock: one run at a time)
         for stale in (made, made.with_name(made.name + ".wal")):  # left by a run killed here
@@ -403,12 +409,11 @@ def _seed_row_store(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[
         try:
             con.execute("begin transaction")
             _sync_rows(con, lake_root, empty)
-            # the tables made from the frames themselves (types follow their values), then emptied:
-            # the warehouse built from this replaces them, and an office's rules stay its own
+            # the data tables made from the frames themselves (types follow their values) and kept:
+            # the key holds their rows, so an office with other rules gets a template of its own;
+            # the runs are the night's own, emptied (the warehouse built from this replaces them)
             define(con, empty, data_tables, system_views, runs, materialised=True)
-            for table in [*data_tables, "runs"]:
-                con.execute(f'delete from main."{table}"')
-            con.execute("delete from internal._tables_made")  # emptied: they hold no frame's rows now
+            con.execute('delete from main."runs"')
             con.execute("commit")
             con.execute("checkpoint")
         finally:
@@ -417,7 +422,7 @@ def _seed_row_store(rows_db: Path, lake_root: Path, lake_files: dict[str, tuple[
         made.unlink()
         while len(_TEMPLATES) >= 8:  # (about 1 MB each; a process rarely needs more than one)
             _TEMPLATES.pop(next(iter(_TEMPLATES)))
-        _TEMPLATES[key] = image
+    _TEMPLATES[key] = image
     seeded = rows_db.with_name(rows_db.name + ".seeded")
     seeded.write_bytes(image)
     os.replace(seeded, rows_db)

@@ -48,7 +48,7 @@ def _catalog(state) -> dict:
 
 def test_a_warehouse_from_another_offices_template_is_the_one_made_without_it(tmp_path, monkeypatch):
     monkeypatch.setattr(warehouse, "_TEMPLATES", {})
-    for name in ("first", "second", "without"):
+    for name in ("first", "second", "without", "third"):
         (tmp_path / name).mkdir()
     first = Office(tmp_path / "first")
     first.post("sofu-mahjong/a.txt", game(3, "A"))
@@ -74,19 +74,44 @@ def test_a_warehouse_from_another_offices_template_is_the_one_made_without_it(tm
     assert got["columns"] == expected["columns"]
     assert got["rows"] == expected["rows"]
     assert len(got["rows"]["balances"]) == 5  # A, B, C, D and E: the second office's players only
-    # the row store holds no office's rules or runs: the template's tables were emptied
+    # the row store holds no runs (the template's were emptied), and its rule tables are the
+    # second office's own: the same rows, or the template would not have been reused
     store = duckdb.connect(str(StatePaths(second.state).warehouse_rows), read_only=True)
     try:
         assert store.execute("select count(*) from main.runs").fetchall() == [(0,)]
+        assert (store.execute("select * from main.mahjong_rule_versions order by all").fetchall()
+                == got["rows"]["mahjong_rule_versions"])
     finally:
         store.close()
 
+    # an office whose rule table differs gets a template of its own, and its own rows
+    third = Office(tmp_path / "third")
+    third.post("sofu-mahjong/b.txt", game(4, "E"))
+    versions = third.data / "rules" / "mahjong" / "rule_versions.csv"
+    text = versions.read_text(encoding="utf-8")
+    assert text.count("2026-10-01") == 1  # season 2 begins a day later: a rule table of its own
+    versions.write_text(text.replace("2026-10-01", "2026-10-02"), encoding="utf-8")
+    assert third.run(as_of=date(2026, 12, 3)).exit_code == 0
+    assert len(warehouse._TEMPLATES) == 2
+    con = duckdb.connect(str(third.state / "warehouse.duckdb"), read_only=True)
+    try:
+        starts = {str(d) for (d,) in con.execute("select effective_from from mahjong_rule_versions").fetchall()}
+    finally:
+        con.close()
+    assert starts == {"2000-01-01", "2026-10-02"}
 
-def test_a_column_typed_otherwise_makes_another_template():
+
+def test_a_column_typed_otherwise_or_other_rows_make_another_template():
+    """The template keeps the data tables' rows, so its key holds them: a template is reused only
+    by an office whose rule tables are the same, row for row and type for type."""
     dates = pd.DataFrame({"as_of": [date(2026, 12, 2)], "n": [1]})
     other_dates = pd.DataFrame({"as_of": [date(2025, 1, 1)], "n": [7]})
     texts = pd.DataFrame({"as_of": ["2026-12-02"], "n": [1]})
     nothing = pd.DataFrame({"as_of": [None], "n": [1]})
-    key = lambda frame: warehouse._template_key({}, {"t": frame}, [], frame.iloc[0:0])  # noqa: E731
-    assert key(dates) == key(other_dates)  # other values, the same types
+    key = lambda frame: warehouse._template_key({}, {"t": frame}, [], dates.iloc[0:0])  # noqa: E731
+    assert key(dates) == key(dates.copy())  # the same rows and types
+    assert key(dates) != key(other_dates)  # other values, the same types
     assert len({key(dates), key(texts), key(nothing), key(dates.astype({"n": "float64"}))}) == 4
+    # the runs table's rows are the night's own, never the template's: only its types count
+    runs_key = lambda runs: warehouse._template_key({}, {"t": dates}, [], runs)  # noqa: E731
+    assert runs_key(dates) == runs_key(other_dates)
