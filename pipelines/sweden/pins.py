@@ -21,6 +21,7 @@ from pipelines.core.templating import template_env
 
 from pipelines.core.publishing import folder_holds, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
+from pipelines.sweden.ranking_page import tonight
 
 _TEMPLATES = template_env(Path(__file__).parent / "templates")
 FOLDER = "nålar"
@@ -91,8 +92,12 @@ def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, 
     """Every month's pins list; a month with none left is removed. A month's list says the date it
     was made on (`as_of` of the night its rows last changed)."""
     organisation = org["organisation"]
-    pins = pin_rows(fetch(con, "select * from se_promotions where organisation = ?", [organisation]))
-    reversals = reversal_rows(fetch(con, "select * from se_level_reversals where organisation = ?", [organisation]))
+    # se_promotions and se_level_reversals are the two kinds of se_level_changes: read once (the
+    # player notes read the promotions again), split here with the reversal view's column names
+    changes = fetch(con, f"select * from {tonight(con, 'se_level_changes', organisation)}")
+    pins = pin_rows(changes[changes["change"] == "befordran"])
+    reversals = reversal_rows(changes[changes["change"] == "återgång"].rename(
+        columns={"previous_level": "level_lost", "level": "level_now", "reached_on": "changed_on"}))
     levels = fetch(con, "select level, title from se_master_classes")
     titles = dict(zip(levels["level"], levels["title"]))
     months = sorted(set(pins["month"]) | set(reversals["month"]))

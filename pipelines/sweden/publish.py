@@ -329,8 +329,10 @@ def class_notes(con: duckdb.DuckDBPyConnection, organisation: str, members: set[
                      "and member in (select unnest(?)) "
                      "qualify row_number() over (partition by member, track order by run_id desc) = 1", [organisation, wanted])
     classes = fetch(con, "select * from se_master_classes")
-    promoted = fetch(con, "select member, reached_on, title, first_time from se_promotions where organisation = ? "
-                          "and member in (select unnest(?)) order by member, run_id, track", [organisation, wanted])
+    # the promotions (se_promotions) from the level changes the pins list read tonight
+    promoted = fetch(con, "select member, reached_on, title, first_time "
+                          f"from {tonight(con, 'se_level_changes', organisation)} where change = 'befordran' "
+                          "and member in (select unnest(?)) order by member, run_id, track", [wanted])
     notes: dict[str, list[str]] = {}
     # the class text depends on the member's levels and rule version only: made once per
     # combination (a federation's thousands of members share a few), the holdings added per member

@@ -68,18 +68,19 @@ def render_ranking(ranking: pd.DataFrame, results: pd.DataFrame, as_of: str, rul
     return {"index.html": html, "ranking.csv": buf.getvalue()}
 
 
-_TONIGHT = ("se_ranking", "se_ranking_results")
+_TONIGHT = ("se_ranking", "se_ranking_results", "se_level_changes")
 
 
 def tonight(con: duckdb.DuckDBPyConnection, relation: str, organisation: str) -> str:
     """The name of a temporary table of `con` holding the organisation's rows of `relation` (the
-    national ranking or its results), made at its first use. The night's publications read the
-    ranking several times (the ranking page, the player pages due, the player notes), and each
-    reading of these views ranks the federation's whole window again. `con` is the night's
-    read-only warehouse connection: one warehouse state for all of publishing, and its temporary
-    tables go with it."""
+    national ranking, its results, or the master-class level changes), made at its first use.
+    The night's publications read these several times (the ranking page, the pins list, the player
+    pages due, the player notes), and each reading of the views ranks the federation's whole
+    window, or sums every member's holdings night by night, again. `con` is the night's read-only
+    warehouse connection: one warehouse state for all of publishing, and its temporary tables go
+    with it."""
     if relation not in _TONIGHT:
-        raise ValueError(f"not a ranking relation: {relation}")
+        raise ValueError(f"not a relation kept for the night: {relation}")
     name = f"tonight_{relation}_{hashlib.sha1(organisation.encode('utf-8')).hexdigest()[:12]}"
     # looked up first: `create ... if not exists ... as select` binds the ranking view (about 10 ms)
     # even when the table is there, and a night asks for it four or five times
