@@ -142,7 +142,7 @@ def test_nightly_run_ranks_on_the_unrounded_gold(office):
     ranking = office.query("select * from se_ranking order by rank, member")
     assert list(ranking["member"][:2]) == ["200000", "200001"] and list(ranking["rank"][:2]) == [1, 1]
     assert ranking["ranking_points"][0] == Decimal("78.00") and str(ranking["as_of"][0]) == "2026-11-02"
-    _the_nights_ranking_tables_hold_the_views_rows(office.state / "warehouse.duckdb", ORG)
+    _the_nights_tables_hold_the_views_rows(office.state / "warehouse.duckdb", ORG)
 
 
 def test_an_unknown_ranking_kind_is_refused(office):
@@ -282,9 +282,10 @@ def test_a_position_that_moves_without_own_lines_reads_as_the_page_rendered_whol
 
 
 
-def _the_nights_ranking_tables_hold_the_views_rows(warehouse_file, organisation: str) -> None:
-    """The night's publications read the ranking from temporary tables made once (tonight()): the
-    rows the views give for the organisation; a relation that is not the ranking's is refused."""
+def _the_nights_tables_hold_the_views_rows(warehouse_file, organisation: str) -> None:
+    """The night's publications read the ranking and the master-class level changes from temporary
+    tables made once (tonight()): the rows the views give for the organisation; a relation that is
+    not one of these is refused."""
     import duckdb
 
     from pipelines.core.sql import fetch
@@ -292,7 +293,7 @@ def _the_nights_ranking_tables_hold_the_views_rows(warehouse_file, organisation:
 
     con = duckdb.connect(str(warehouse_file), read_only=True)
     try:
-        for relation in ("se_ranking", "se_ranking_results"):
+        for relation in ("se_ranking", "se_ranking_results", "se_level_changes"):
             name = tonight(con, relation, organisation)
             assert tonight(con, relation, organisation) == name  # made once, found again
             view = fetch(con, f"select * from {relation} where organisation = ? order by all", [organisation])
