@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import re
 import shutil
 from pathlib import Path
@@ -252,10 +253,13 @@ def _views_made(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 
 def _frame_digest(frame: pd.DataFrame) -> str:
-    """A digest of a data table's frame: its columns, their types and every row's values."""
-    digest = hashlib.sha256(repr([(str(c), str(t)) for c, t in frame.dtypes.items()]).encode())
-    digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
-    return digest.hexdigest()
+    """A digest of a data table's frame: its columns, their types and every row's values.
+
+    The frame's pickle, without its index: the same bytes are the same table, so an unchanged
+    table is never taken for a changed one. Equal tables held differently (another layout of
+    the same values) may differ, which costs a copy of the table or a template, never a wrong
+    answer. (5-6 times faster than hashing every value with pandas: 22 -> 4 ms a Swedish night.)"""
+    return hashlib.sha256(pickle.dumps(frame.reset_index(drop=True), protocol=5)).hexdigest()
 
 
 def _tables_made(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

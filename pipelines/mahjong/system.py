@@ -1,6 +1,7 @@
 """The mahjong league as a rule system of the nightly run (see pipelines/core/system.py)."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pandas as pd
@@ -132,6 +133,15 @@ def _awards(results: pd.DataFrame, rules: LeagueRules, org: pd.Series) -> pd.Dat
     )[list(AwardDraft.to_schema().columns)]
 
 
+@functools.lru_cache(maxsize=32)
+def _calendar_tables(organisation: str, league: str, scheme: tuple) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(periods, snapshots) of a league's calendar: eighty years of periods, the same every night
+    while its scheme is (made once per process, not once per run; callers get copies)."""
+    scheme = pd.Series(dict(scheme))
+    periods = calendar.periods(scheme, organisation, league)
+    return periods, calendar.snapshots(periods, int(scheme["months_per_period"]))
+
+
 class MahjongSystem:
     # its events are published inside period pages (the site links a player's lines to them)
     publishes_periods = True
@@ -208,12 +218,9 @@ class MahjongSystem:
         """Small data tables the warehouse views join: periods, snapshots, rule versions."""
         rules = self.rules(ctx, org)
         scheme = rules.period_scheme.iloc[0]
-        periods = calendar.periods(scheme, org["organisation"], org["display_name"])
-        return {
-            "mahjong_periods": periods,
-            "mahjong_snapshots": calendar.snapshots(periods, int(scheme["months_per_period"])),
-            "mahjong_rule_versions": rules.rule_versions,
-        }
+        periods, snapshots = _calendar_tables(org["organisation"], org["display_name"], tuple(scheme.items()))
+        return {"mahjong_periods": periods.copy(), "mahjong_snapshots": snapshots.copy(),
+                "mahjong_rule_versions": rules.rule_versions}
 
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
         from pipelines.mahjong.publish import publish_league

@@ -89,3 +89,25 @@ def test_season_one_periods_have_no_games_bonus(office):
     row = office.query("select * from mahjong_leaderboard where player_id = 'A'").iloc[0]
     assert row["period_name"] == "桜華杯" and str(row["period_start"]) == "2026-08-01"
     assert row["bonus"] == Decimal("0") and row["total"] == Decimal("280")
+
+
+def test_an_edited_calendar_gives_its_periods_the_next_night(office):
+    """The league's periods and snapshots are made once per process while its calendar stays as
+    it is; an office that edits the calendar has the new periods in the warehouse the next night."""
+    post_games(office, "2026-11-05", [("P", "Q", "R", "S")], "d1")
+    office.run()
+    query = ("select period, period_start, period_end from mahjong_periods "
+             "where period_start <= date '2026-11-05' and period_end >= date '2026-11-05'")
+    # two-month cups from the anchor 2026-06-01: June–July, August–September, October–November
+    row = office.query(query).iloc[0]
+    assert (row["period"], str(row["period_start"]), str(row["period_end"])) == ("2026-10", "2026-10-01", "2026-11-30")
+    calendar = office.data / "calendars" / "sofu-mahjong.toml"
+    text = calendar.read_text(encoding="utf-8")
+    calendar.write_text(text.replace("months_per_period = 2", "months_per_period = 3")
+                            .replace("anchor = 2026-06-01", "anchor = 2026-07-01"), encoding="utf-8")
+    office.run()
+    # three-month cups from 2026-07-01: July–September, October–December
+    row = office.query(query).iloc[0]
+    assert (row["period"], str(row["period_start"]), str(row["period_end"])) == ("2026-10", "2026-10-01", "2026-12-31")
+    snapshots = office.query("select as_of from mahjong_snapshots where period = '2026-10' order by as_of")
+    assert [str(d) for d in snapshots["as_of"]] == ["2026-10-31", "2026-11-30", "2026-12-31"]
