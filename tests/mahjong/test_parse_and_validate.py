@@ -229,3 +229,37 @@ def test_a_backlog_parsed_in_chunks_by_workers_equals_one_pass_here(monkeypatch)
     for got, want in zip(_games_numbered(chunked), _games_numbered(one_pass)):
         pd.testing.assert_frame_equal(got, want)
     assert min(len(frame) for frame in one_pass) > 0  # games, yakuman and problems all compared
+
+
+def test_patterns_taken_only_where_their_literal_is_find_what_the_whole_pass_finds():
+    """The date and yakuman patterns are matched on the lines that hold what they need (four
+    digits first; 役満), and the minus signs and invisible characters replaced on the lines that
+    hold one: on lines built from every fragment these patterns care about, the same matches,
+    groups and text as the patterns run over every line."""
+    import itertools
+
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pipelines.mahjong import parse
+
+    fragments = ["", " ", "2026", "２０２６", "年", "11", "月", "3日", "-", "/", "（火）", "・", "1位", "A", "らつみ", "さん",
+                 "が", "役満", "、", "国士無双", "を", "和了", "55000", "−", "▲", "\u200b", "\ufeff", "x"]
+    lines = ["".join(combo) for n in (1, 2, 3) for combo in itertools.product(fragments, repeat=n)]
+    lines += ["2026-11-03", "２０２６年１１月３日（火）", "らつみさんが役満、四暗刻を和了しました。", "Aが役満を和了",
+              "\u200b2026/11/04 定例会", "・1位A −5000", "・2位B ▲300", "9999年12月31日 (金)"]
+    raw = pa.array(lines, type=pa.string())
+    norm = pc.utf8_normalize(pc.utf8_slice_codeunits(raw, 0, parse.MAX_LINE_CHARS), form="NFKC")
+    for pattern, replacement in ((parse._MINUS_CLASS, "-"), (parse._INVISIBLE, " ")):
+        assert parse._replace_where_found(norm, pattern, replacement).equals(
+            pc.replace_substring_regex(norm, pattern=pattern, replacement=replacement))
+    text = parse._normalise(raw)
+    for pattern, only in ((parse._DATE, parse._matches(text, parse._FOUR_DIGITS_FIRST)),
+                          (parse._YAKUMAN, parse._np(pc.match_substring(text, parse._YAKUMAN_WORD)))):
+        every_line = parse._extract(text, pattern)
+        where_possible = parse._extract(text, pattern, only=only)
+        assert np.array_equal(every_line[0], where_possible[0]) and every_line[0].any()
+        assert every_line[1].keys() == where_possible[1].keys()
+        for name in every_line[1]:
+            assert every_line[1][name].equals(where_possible[1][name]), name
