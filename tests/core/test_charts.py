@@ -67,6 +67,30 @@ def test_a_player_page_row_is_escaped_as_the_template_escapes():
 
 
 
+def test_rows_of_many_chunks_with_and_without_special_characters_are_escaped_as_markupsafe_escapes():
+    """Only the texts holding one of the five characters are rewritten: in a table of two chunks
+    mixing both kinds (and missing values), each cell reads as markupsafe.escape writes it."""
+    import pyarrow as pa
+    from markupsafe import escape
+
+    bases = ["plain", "a<b", None, "1位 & 2位", "quote's", 'say "hi"', "x>y", "", "ok"]
+    sources = ["a.txt", "b&c.txt", "d.txt", "e.txt", "f'.txt", "g.txt", "h.txt", "i.txt", "j<k>.txt"]
+    schema = pa.schema([(c, pa.string()) for c in ("event_date", "points", "denomination", "basis", "event_page",
+                                                  "event_id", "source_file", "location")])
+
+    def batch(rows):
+        return pa.table({"event_date": ["2026-11-03"] * len(rows), "points": ["1.00"] * len(rows),
+                         "denomination": ["pt"] * len(rows), "basis": [bases[i] for i in rows], "event_page": [None] * len(rows),
+                         "event_id": ["e"] * len(rows), "source_file": [sources[i] for i in rows], "location": [None] * len(rows)},
+                        schema=schema)
+
+    table = pa.concat_tables([batch(range(0, 4)), batch(range(4, 9))])
+    assert table.column("basis").num_chunks == 2
+    assert line_rows(table) == [
+        f'<tr><td class="date">2026-11-03</td><td class="num">1.00</td><td class="kind">pt</td>'
+        f'<td class="basis">{escape(bases[i] or "")}</td><td class="file">{escape(sources[i])}</td></tr>' for i in range(9)]
+
+
 def test_a_typed_row_reads_as_its_text_row():
     """Dates and exact points arrive typed from the warehouse: their cells are the same text as
     when the columns are strings (no escaping can change a date or a decimal)."""
