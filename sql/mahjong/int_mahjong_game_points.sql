@@ -35,16 +35,37 @@ versioned as (
         on results.event_date >= rule_versions.effective_from
 ),
 
+-- Aggregates joined back, not windows over every row: the second's score of each game, and the
+-- players tied on a score in the games posted without ranks (a few; only there is a place shared).
+seconds as (
+    select game_key, max(score) as second_score
+    from results
+    where place = 2
+    group by game_key
+),
+
+ties as (
+    select game_key, score, count(*) as tied_players
+    from results
+    where game_key in (select game_key from results where not rank_given)
+    group by game_key, score
+),
+
 placed as (
     select
         versioned.*,
         placing_points.points as place_points,
-        count(*) over (partition by versioned.game_key, versioned.score) as tied_players,
-        max(versioned.score) filter (where versioned.place = 2) over (partition by versioned.game_key) as second_score
+        coalesce(ties.tied_players, 1) as tied_players,
+        seconds.second_score
     from versioned
     inner join placing_points
         on placing_points.rule_version = versioned.rule_version
         and placing_points.place = versioned.place
+    left join seconds
+        on seconds.game_key = versioned.game_key
+    left join ties
+        on ties.game_key = versioned.game_key
+        and ties.score = versioned.score
 ),
 
 by_place as (
@@ -64,14 +85,24 @@ by_place as (
     from placed
 ),
 
+pools as (
+    select game_key, score, sum(place_points + sankoro + bust) as pooled
+    from by_place
+    where tied_players > 1  -- every row of a tie (tied_players counts them all), ranked or not
+    group by game_key, score
+),
+
 shared as (
     -- Players tied on score where the post gives no rank share the place-dependent points of
     -- the places they occupy equally, half-up to 0.01 (pipelines/mahjong/rules.py ROUNDING).
     select
-        *,
-        not rank_given and tied_players > 1 as shares_places,
-        sum(place_points + sankoro + bust) over (partition by game_key, score) as pooled
+        by_place.*,
+        not by_place.rank_given and by_place.tied_players > 1 as shares_places,
+        pools.pooled
     from by_place
+    left join pools
+        on pools.game_key = by_place.game_key
+        and pools.score = by_place.score
 ),
 
 final as (
