@@ -37,17 +37,20 @@ versioned as (
 
 -- Aggregates joined back, not windows over every row: the second's score of each game, and the
 -- players tied on a score in the games posted without ranks (a few; only there is a place shared).
+-- Both read batch_results itself: DuckDB holds a CTE that is read more than once in memory whole
+-- (the `results` import read three times cost 170 MB on 800,000 rows). For the same reason the
+-- pool of a shared place stays a window: as a join it would read by_place twice.
 seconds as (
     select game_key, max(score) as second_score
-    from results
+    from batch_results
     where place = 2
     group by game_key
 ),
 
 ties as (
     select game_key, score, count(*) as tied_players
-    from results
-    where game_key in (select game_key from results where not rank_given)
+    from batch_results
+    where game_key in (select game_key from batch_results where not rank_given)
     group by game_key, score
 ),
 
@@ -85,24 +88,14 @@ by_place as (
     from placed
 ),
 
-pools as (
-    select game_key, score, sum(place_points + sankoro + bust) as pooled
-    from by_place
-    where tied_players > 1  -- every row of a tie (tied_players counts them all), ranked or not
-    group by game_key, score
-),
-
 shared as (
     -- Players tied on score where the post gives no rank share the place-dependent points of
     -- the places they occupy equally, half-up to 0.01 (pipelines/mahjong/rules.py ROUNDING).
     select
-        by_place.*,
-        not by_place.rank_given and by_place.tied_players > 1 as shares_places,
-        pools.pooled
+        *,
+        not rank_given and tied_players > 1 as shares_places,
+        sum(place_points + sankoro + bust) over (partition by game_key, score) as pooled
     from by_place
-    left join pools
-        on pools.game_key = by_place.game_key
-        and pools.score = by_place.score
 ),
 
 final as (
