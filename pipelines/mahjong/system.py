@@ -185,8 +185,11 @@ class MahjongSystem:
         table = _results_table(valid, valid_yakuman, organisation, sha_of, ctx.run_id)
         awards = _awards(table, rules, org) if len(table) else empty_frame(AwardDraft)
 
-        events = table.drop_duplicates("event_id").assign(system="mahjong", kind="mahjong_game")
-        events = events.assign(location=awards.drop_duplicates("event_id").set_index("event_id")["location"].reindex(events["event_id"]).to_numpy())
+        # a game's first row stands for its event (game keys and event ids are one to one; the
+        # integers are deduplicated, not the ids' text); the award lines are the table's rows in
+        # its order, so the first row's line carries the event's location
+        first = ~table["game_key"].duplicated().to_numpy()
+        events = table[first].assign(system="mahjong", kind="mahjong_game", location=awards["location"].to_numpy()[first])
         events = events[[c for c in EventRecord.to_schema().columns if c != "run_id"]]
 
         quarantine = pd.concat(
