@@ -263,3 +263,16 @@ def test_patterns_taken_only_where_their_literal_is_find_what_the_whole_pass_fin
         assert every_line[1].keys() == where_possible[1].keys()
         for name in every_line[1]:
             assert every_line[1][name].equals(where_possible[1][name]), name
+
+
+def test_names_are_normalised_from_a_column_of_several_arrow_chunks():
+    """Each distinct name is normalised once and given back to every row: full-width letters to
+    ASCII, spaces trimmed and collapsed, a missing name missing, whether the column is one array
+    or Arrow chunks (as a frame read from Parquet holds it)."""
+    import pyarrow as pa
+
+    chunked = pd.Series(pd.arrays.ArrowStringArray(pa.chunked_array([["ＡＢ", None], [" c \u3000 d ", "ＡＢ"]])), index=[5, 6, 7, 8])
+    got = normalise_names(chunked)
+    assert got.index.tolist() == [5, 6, 7, 8]
+    assert got.tolist()[0] == "AB" and pd.isna(got.tolist()[1]) and got.tolist()[2:] == ["c d", "AB"]
+    assert normalise_names(pd.Series(["ｒａｔｓｕｍｉ ", "ratsumi"], dtype="string")).tolist() == ["ratsumi", "ratsumi"]
