@@ -39,6 +39,7 @@ from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.names import other_spellings, read_aliases
 from pipelines.core.publishing import existing_names, replace_folder
 from pipelines.core.sql import arrow, fetch, scratch
+from pipelines.core.text import rewrite_where_found
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
                          autoescape=select_autoescape(["html", "j2", "atom"]), trim_blocks=True, lstrip_blocks=True)
@@ -97,13 +98,13 @@ def _escape(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
 def _escape_text(text: pa.Array) -> pa.Array:
     """The five replacements on the texts that hold one of the characters only: one search over
     a column, not five rewrites of it (most files, ids and bases hold none)."""
-    found = pc.match_substring_regex(text, _SPECIAL)
-    if not pc.any(found).as_py():
-        return text
-    special = text.filter(found)
+    return rewrite_where_found(text, _SPECIAL, _replace_specials)
+
+
+def _replace_specials(text: pa.Array) -> pa.Array:
     for char, entity in _ESCAPES:
-        special = pc.replace_substring(special, char, entity)
-    return pc.replace_with_mask(text, found, special)
+        text = pc.replace_substring(text, char, entity)
+    return text
 
 
 def line_rows(lines: pa.Table) -> list[str]:

@@ -40,7 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipelines.core.parallel import serves_workers
-from pipelines.core.text import split_line
+from pipelines.core.text import rewrite_where_found, split_line
 
 serves_workers(__name__)  # parse_texts, a backlog's chunks (pipelines/mahjong/system.py)
 
@@ -172,13 +172,9 @@ def _normalise(raw: pa.Array) -> pa.Array:
 
 
 def _replace_where_found(texts: pa.Array, pattern: str, replacement: str) -> pa.Array:
-    """`replace_substring_regex` on the lines the pattern is found in only: finding is a third of
-    the cost of replacing, and few lines hold a minus sign or an invisible character."""
-    found = pc.match_substring_regex(texts, pattern).fill_null(False)
-    if not pc.any(found).as_py():
-        return texts
-    replaced = pc.replace_substring_regex(texts.filter(found), pattern=pattern, replacement=replacement)
-    return pc.replace_with_mask(texts, found, replaced)
+    """`replace_substring_regex` on the lines the pattern is found in only (few lines hold a minus
+    sign or an invisible character)."""
+    return rewrite_where_found(texts, pattern, lambda found: pc.replace_substring_regex(found, pattern=pattern, replacement=replacement))
 
 
 def _quote(raw: pa.Array) -> pa.Array:
