@@ -32,6 +32,7 @@ PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
 #: where an organisation's site keeps the chart library, relative to its folder
 LIBRARY = "assets/vega.js"
 _HEIGHT = 200  # CSS pixels; the width is the page's column (phone or desktop)
+_DATA = "\ue000data\ue000"  # stands for a line chart's values while its specification is encoded
 _FONT = {"labelFontSize": 11, "titleFontSize": 12, "labelColor": "#444", "titleColor": "#333"}
 
 
@@ -66,26 +67,37 @@ def line_chart(series: Sequence[Series], *, x_label: str, y_label: str, aria_lab
     `ticks_at_dates`: a tick at each date of the data (a leaderboard's monthly snapshots) instead of
     about four evenly spaced. The series' colours are fixed (the page's HTML legend names them), so
     the chart has no legend."""
-    x_axis = {"format": date_format, "labelOverlap": True, "tickCount": 4, "labelAngle": 0}
-    if ticks_at_dates:
-        x_axis["values"] = sorted({d.isoformat() for s in series for d in s.x})
     values = [{"date": d.isoformat(), "value": _number(v), "text": str(v), "series": s.label}
               for s in series for d, v in zip(s.x, s.y)]
+    return line_figure([(s.label, s.colour) for s in series], script_json(values), x_label=x_label, y_label=y_label,
+                       aria_label=aria_label, steps=steps, date_format=date_format,
+                       tick_dates=sorted({d.isoformat() for s in series for d in s.x}) if ticks_at_dates else None)
+
+
+def line_figure(legend: Sequence[tuple[str, str]], values_json: str, *, x_label: str, y_label: str, aria_label: str,
+                steps: bool = False, date_format: str = "%Y-%m-%d", tick_dates: list[str] | None = None) -> Markup:
+    """line_chart from its data already encoded: `legend` the series' (label, colour) in order,
+    `values_json` the JSON list of the points as script_json writes them, each
+    {"date", "series", "text", "value"} (the site's player pages encode a night's points in one
+    query, not a dictionary per point)."""
+    x_axis = {"format": date_format, "labelOverlap": True, "tickCount": 4, "labelAngle": 0}
+    if tick_dates is not None:
+        x_axis["values"] = tick_dates
     spec = _base(aria_label) | {
-        "data": {"values": values},
+        "data": {"values": _DATA},
         "mark": {"type": "line", "point": True, "interpolate": "step-after" if steps else "linear", "strokeWidth": 2},
         "encoding": {
             "x": {"field": "date", "type": "temporal", "timeUnit": "utcyearmonthdate", "title": x_label,
                   "axis": x_axis},
             "y": {"field": "value", "type": "quantitative", "title": y_label, "scale": {"zero": False}},
             "color": {"field": "series", "type": "nominal", "legend": None,
-                      "scale": {"domain": [s.label for s in series], "range": [s.colour for s in series]}},
+                      "scale": {"domain": [label for label, _ in legend], "range": [colour for _, colour in legend]}},
             "tooltip": [{"field": "series", "title": " "}, {"field": "date", "type": "temporal", "timeUnit": "utcyearmonthdate",
                                                                "title": x_label, "format": "%Y-%m-%d"},
                         {"field": "text", "title": y_label}],
         },
     }
-    return _figure(spec, aria_label)
+    return _figure(spec, aria_label, values_json)
 
 
 def bar_chart(categories: Sequence[int], values: Sequence[Decimal], *, x_label: str, y_label: str, aria_label: str,
@@ -115,9 +127,17 @@ def bar_chart(categories: Sequence[int], values: Sequence[Decimal], *, x_label: 
     return _figure(spec, aria_label)
 
 
-def _figure(spec: dict, aria_label: str) -> Markup:
-    text = json.dumps(spec, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+def script_json(value) -> str:
+    """A value as the JSON of a chart's specification: sorted keys, no spaces, and `<`, `>`, `&`
+    as \\u escapes, so that no text in it can end its `<script>` element."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _figure(spec: dict, aria_label: str, values_json: str | None = None) -> Markup:
+    text = script_json(spec)
+    if values_json is not None:  # the data, encoded apart, where the placeholder stands
+        text = text.replace(script_json(_DATA), values_json, 1)
     return Markup(f'<figure class="chart" role="img" aria-label="{Markup.escape(aria_label)}">'
                   f'<div class="plot"></div><script type="application/json" class="vega-lite">{text}</script></figure>')
 

@@ -16,7 +16,8 @@ import pandas as pd
 from office import Office
 from pipelines.bridge.publish import _board_chart
 from pipelines.core import charts
-from pipelines.core.site import line_rows, player_slug, running_totals_of
+from pipelines.core.site import (_running_totals, _series_by_page, line_rows, player_slug, running_total_chart,
+                                 running_total_charts, running_totals_of)
 
 ORG = "sofu-mahjong"
 
@@ -148,6 +149,71 @@ def test_chart_json_escapes_what_could_end_its_script_element():
     assert 'aria-label="a &#34;label&#34; &lt;i&gt;"' in figure
     (spec,) = specs(str(figure))
     assert spec["data"]["values"] == [{"date": "2026-01-01", "value": 1.5, "text": "1.5", "series": "</script><b>&"}]
+
+
+TEXT = {"date": "Datum", "points": "Poäng <&>", "running_total": 'Löpande "summa"'}
+
+
+def _lines(rows: list[tuple], scale: int):
+    import pyarrow as pa
+
+    players, seasons, denominations, dates, points = zip(*rows)
+    return pa.table({"player_id": list(players), "season": list(seasons), "denomination": list(denominations),
+                     "event_date": pa.array(dates, pa.date32()), "points": pa.array(points, pa.decimal128(18, scale))})
+
+
+def test_a_night_s_charts_encoded_in_one_query_carry_the_hand_totals(monkeypatch):
+    from pipelines.core import site
+
+    monkeypatch.setattr(site, "running_total_chart", None)  # encoded by the query alone
+    # by hand: P's bronze 1.25 + 0.50 on one day (1.75), then - 2.25 (-0.50); silver 3.00 on a
+    # third day; the JSON numbers are the totals as Python writes float(total): 1.75, -0.5, 3
+    d = date.fromisoformat
+    lines = _lines([("P", "s1", "bronze", d("2026-01-05"), Decimal("1.25")), ("P", "s1", "bronze", d("2026-01-05"), Decimal("0.50")),
+                    ("P", "s1", "bronze", d("2026-03-10"), Decimal("-2.25")), ("P", "s1", "silver", d("2026-02-01"), Decimal("3.00")),
+                    ("Q", "s1", "bp", d("2026-01-01"), Decimal("1.00"))], scale=2)
+    got = running_total_charts(lines, TEXT)
+    assert got[("Q", "s1")] is None  # one date: no chart
+    chart = got[("P", "s1")]
+    assert [(s.label, s.colour) for s in chart["series"]] == [("bronze", charts.PALETTE[0]), ("silver", charts.PALETTE[1])]
+    (spec,) = specs(str(chart["figure"]))
+    assert spec["data"]["values"] == [
+        {"date": "2026-01-05", "series": "bronze", "text": "1.75", "value": 1.75},
+        {"date": "2026-03-10", "series": "bronze", "text": "-0.50", "value": -0.5},
+        {"date": "2026-02-01", "series": "silver", "text": "3.00", "value": 3}]
+
+
+def test_the_night_s_charts_in_one_query_are_the_charts_python_draws_point_by_point():
+    """running_total_charts (one query encodes every point) against running_total_chart (a
+    dictionary per point, json.dumps): byte for byte, with negative and whole totals, labels that
+    JSON or HTML escape, more series than colours, totals of 12 digits, and decimals of 0 to 6
+    places (the last two drawn by Python: see site._CHART_POINTS)."""
+    import random
+    from datetime import timedelta
+
+    labels = ["bp", "sp", "gp", '<b>&"x', "å", "d6", "d7", "z\n"]
+    compared = 0
+    for seed in range(6):
+        for scale in (0, 2, 4, 6):
+            r = random.Random(seed * 10 + scale)
+            rows = []
+            for _ in range(300):
+                value = Decimal(r.randrange(-500, 3000)).scaleb(-scale)
+                if seed % 3 == 0 and r.random() < 0.01:
+                    value = Decimal("123456789012")
+                rows.append((f"p{r.randrange(20)}", r.choice(["2025", "2026"]), r.choice(labels[:r.choice([1, 3, 8])]),
+                             date(2025, 1, 1) + timedelta(r.randrange(40)), value))
+            lines = _lines(rows, scale)
+            python = {key: running_total_chart(series, TEXT) for key, series in _series_by_page(_running_totals(lines)).items()}
+            one_query = running_total_charts(lines, TEXT)
+            assert one_query.keys() == python.keys()
+            for key, chart in python.items():
+                compared += chart is not None
+                assert (chart is None) == (one_query[key] is None)
+                if chart is not None:
+                    assert str(one_query[key]["figure"]) == str(chart["figure"])
+                    assert [(s.label, s.colour) for s in one_query[key]["series"]] == [(s.label, s.colour) for s in chart["series"]]
+    assert compared > 400
 
 
 def test_a_bridge_pairs_boards_around_fifty_percent_or_zero_imps():
