@@ -16,8 +16,8 @@ import pandas as pd
 from office import Office
 from pipelines.bridge.publish import _board_chart
 from pipelines.core import charts
-from pipelines.core.site import (_running_totals, _series_by_page, line_rows, player_slug, running_total_chart,
-                                 running_total_charts, running_totals_of)
+from pipelines.core.site import (_running_totals, _series_by_page, line_rows, player_slug, rows_by_page,
+                                 running_total_chart, running_total_charts, running_totals_of)
 
 ORG = "sofu-mahjong"
 
@@ -90,6 +90,29 @@ def test_rows_of_many_chunks_with_and_without_special_characters_are_escaped_as_
     assert line_rows(table) == [
         f'<tr><td class="date">2026-11-03</td><td class="num">1.00</td><td class="kind">pt</td>'
         f'<td class="basis">{escape(bases[i] or "")}</td><td class="file">{escape(sources[i])}</td></tr>' for i in range(9)]
+
+
+def test_each_page_gets_its_own_rows_in_order_from_lines_of_interleaved_pages_in_two_chunks():
+    """rows_by_page against line_rows grouped in Python: pages whose lines are interleaved, in a
+    table of two chunks, each page's rows in the lines' order, joined by newlines, with its count."""
+    import pyarrow as pa
+
+    texts = ["event_date", "points", "denomination", "basis", "event_page", "event_id", "source_file", "location"]
+    schema = pa.schema([(c, pa.string()) for c in texts + ["player_id", "season"]])
+    pages = [("A", "2025"), ("B", "2025"), ("A", "2026"), ("A", "2025"), ("C", "2026"), ("B", "2025"), ("A", "2025")]
+
+    def part(at):
+        return pa.table({**{c: [f"{c} {i} <&>" if c != "event_page" else None for i in at] for c in texts},
+                         "player_id": [pages[i][0] for i in at], "season": [pages[i][1] for i in at]}, schema=schema)
+
+    lines = pa.concat_tables([part(range(0, 3)), part(range(3, 7))])
+    assert lines.column("basis").num_chunks == 2
+    rows = line_rows(lines.drop_columns(["player_id", "season"]))
+    expected = {}
+    for i, (player, season) in enumerate(pages):
+        expected.setdefault(f"{player}\x1f{season}", []).append(rows[i])
+    assert rows_by_page(lines) == {page: (len(r), "\n".join(r)) for page, r in expected.items()}
+    assert rows_by_page(lines)["A\x1f2025"][0] == 3 and rows_by_page(lines.slice(0, 0)) == {}
 
 
 def test_a_typed_row_reads_as_its_text_row():
