@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +26,7 @@ import pandera.pandas as pa
 import pyarrow as pa_arrow
 import pyarrow.parquet as pq
 
+from pipelines.core import parallel
 from pipelines.core.dates import month_keys
 from pipelines.core.memory import is_held_once
 from pipelines.core.settings import StatePaths
@@ -35,6 +37,8 @@ MANIFEST_FORMAT = 1
 # A partition (table, organisation, month) holding more files than this is rewritten as one file
 # by the run that adds to it, so nightly runs over years keep the lake (and every read) small.
 COMPACT_AFTER = 8
+# From twice this many partitions in one write, a thread per core writes them (StagedRun.write)
+PARTITIONS_PER_THREAD = 4
 
 
 def _fsync_dir(path: Path) -> None:
@@ -218,8 +222,8 @@ class StagedRun:
         # so that only one partition is copied at a time (a history's ledger is a gigabyte)
         order = None if len(codes) < 2 or (np.diff(codes) >= 0).all() else np.argsort(codes, kind="stable")
         bounds = np.searchsorted(codes if order is None else codes[order], np.append(present, present[-1] + 1))
-        written = []
-        for i, code in enumerate(present):
+        def write_partition(i: int) -> str:
+            code = present[i]
             organisation, month = org_names[code // len(month_names)], month_names[code % len(month_names)]
             rel = f"{table}/org={organisation}/" + (f"month={month}/" if month_column else "") + f"part-{self.run_id}.parquet"
             target = self.root / rel
@@ -227,7 +231,16 @@ class StagedRun:
             rows = (arrow.slice(bounds[i], bounds[i + 1] - bounds[i]) if order is None
                     else _take_ascending(arrow, order[bounds[i]:bounds[i + 1]]))
             pq.write_table(rows.cast(schema) if held_once else rows, target)
-            written.append(rel)
+            return rel
+
+        # a history's partitions are written by a thread per core (Arrow encodes and compresses
+        # without the GIL): a league's two years, 0.9 -> 0.5 s; a night's one or two by this one
+        threads = min(parallel.workers(), len(present) // PARTITIONS_PER_THREAD)
+        if threads > 1:
+            with ThreadPoolExecutor(threads) as pool:
+                written = list(pool.map(write_partition, range(len(present))))
+        else:
+            written = [write_partition(i) for i in range(len(present))]
         self.files.extend(written)
         return written
 
