@@ -222,6 +222,7 @@ class StagedRun:
         # so that only one partition is copied at a time (a history's ledger is a gigabyte)
         order = None if len(codes) < 2 or (np.diff(codes) >= 0).all() else np.argsort(codes, kind="stable")
         bounds = np.searchsorted(codes if order is None else codes[order], np.append(present, present[-1] + 1))
+
         def write_partition(i: int) -> str:
             code = present[i]
             organisation, month = org_names[code // len(month_names)], month_names[code % len(month_names)]

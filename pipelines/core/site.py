@@ -156,21 +156,32 @@ def running_totals_of(lines: pd.DataFrame | pa.Table) -> pd.DataFrame:
     return _running_totals(lines).to_pandas(types_mapper=pd.ArrowDtype)
 
 
+# Each (player, season, denomination)'s balance after each date of `frame`'s lines: a season
+# starts at 0, as its row of the balances does (running_totals_of, _CHART_POINTS)
+_TOTALS = """
+    per_day as (
+        select cast(player_id as varchar) as player_id, cast(season as varchar) as season,
+               cast(denomination as varchar) as denomination, cast(event_date as date) as event_date,
+               sum(points) as points
+        from frame group by all
+    ),
+    totals as (
+        select player_id, season, denomination, event_date,
+               sum(points) over (partition by player_id, season, denomination order by event_date
+                                 rows between unbounded preceding and current row) as total
+        from per_day
+    )
+"""
+
+
 def _running_totals(lines: pd.DataFrame | pa.Table) -> pa.Table:
     with scratch() as con:
         columns = ["player_id", "season", "denomination", "event_date", "points"]
         con.register("frame", lines.select(columns) if isinstance(lines, pa.Table) else lines[columns])
-        return arrow(con, """
-            with per_day as (
-                select cast(player_id as varchar) as player_id, cast(season as varchar) as season,
-                       cast(denomination as varchar) as denomination, cast(event_date as date) as event_date,
-                       sum(points) as points
-                from frame group by all
-            )
-            select player_id, season, denomination, event_date,
-                   sum(points) over (partition by player_id, season, denomination order by event_date
-                                     rows between unbounded preceding and current row) as total
-            from per_day
+        return arrow(con, f"""
+            with {_TOTALS}
+            select player_id, season, denomination, event_date, total
+            from totals
             order by player_id, season, denomination, event_date
             """)
 
@@ -192,19 +203,7 @@ def running_total_chart(series: list[tuple[str, list, list]], text: dict[str, st
 # number is the text without trailing zeros, which is what Python writes for float(total) when the
 # total has at most 15 significant digits and 4 decimals; pages with a larger total (`exact`
 # false) or more series than the palette has colours are drawn by running_total_chart.
-_CHART_POINTS = """
-    with per_day as (
-        select cast(player_id as varchar) as player_id, cast(season as varchar) as season,
-               cast(denomination as varchar) as denomination, cast(event_date as date) as event_date,
-               sum(points) as points
-        from frame group by all
-    ),
-    totals as (
-        select player_id, season, denomination, event_date,
-               sum(points) over (partition by player_id, season, denomination order by event_date
-                                 rows between unbounded preceding and current row) as total
-        from per_day
-    ),
+_CHART_POINTS = "with" + _TOTALS + """,
     points as (
         select totals.player_id, totals.season, totals.denomination, totals.event_date, totals.total,
                '{"date":"' || cast(totals.event_date as varchar) || '","series":' || labels.label_json
@@ -231,7 +230,6 @@ def running_total_charts(lines: pa.Table, text: dict[str, str]) -> dict[tuple[st
     denomination, event_date, points), each page's points encoded in one query for all (a
     league's first night: 1,000 pages of a season's dates each, a dictionary per point cost
     seconds); the same figures, byte for byte."""
-    points = lines.column("points").type
     if lines.num_rows == 0:
         return {}
     labels = sorted(set(pc.unique(pc.cast(lines.column("denomination"), pa.string())).to_pylist()) - {None})
@@ -240,6 +238,7 @@ def running_total_charts(lines: pa.Table, text: dict[str, str]) -> dict[tuple[st
         con.register("frame", lines.select(columns))
         con.register("labels", pa.table({"denomination": labels, "label_json": [charts.script_json(v) for v in labels]}))
         pages = arrow(con, _CHART_POINTS).to_pylist()
+    points = lines.column("points").type
     exact = pa.types.is_decimal(points) and points.scale <= 4
     for page in pages:  # a page of more series than colours draws the first (running_total_chart)
         page["exact"] = page["exact"] and len(page["legend"]) <= len(PALETTE)
@@ -854,8 +853,9 @@ def render_player_pages(job: dict) -> list[str]:
     written where that changes them: the paths written. `job`: `common` (the templates' texts),
     `lines` (every award line of the batch's pages, in the pages' order: the columns of
     line_rows, player_id and season) and `pages` (template, path, (player, season), context).
-    Every per-line column is computed column-wise for the batch (the table rows by line_rows, one
-    window sum of the running totals); runs in a worker process for a history."""
+    Every per-line column is computed column-wise for the batch (the table rows joined per page by
+    rows_by_page, the charts encoded by running_total_charts); runs in a worker process for a
+    history."""
     lines = job["lines"]
     rows_of = rows_by_page(lines)
     chart_of = running_total_charts(lines, job["common"]["t"])
