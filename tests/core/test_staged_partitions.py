@@ -69,20 +69,35 @@ def test_a_frame_of_several_chunks_out_of_order_is_taken_chunk_by_chunk(tmp_path
 
 
 def test_many_partitions_written_by_threads_are_the_partitions_written_one_by_one(tmp_path, monkeypatch):
-    """Twelve months of two clubs out of partition order: the files threads write (one per core)
-    hold, in the same order of files, the same rows as those one thread writes; each partition's
-    rows as counted by hand (month m of club a: m rows, of club b: one)."""
+    """Twelve months of two clubs in partition order (sliced, not copied): the files threads
+    write (one per core) hold, in the same order of files, the same rows as those one thread
+    writes; each partition's rows as counted by hand (month m of club a: m rows, of club b: one).
+    Rows out of partition order (each partition a copy) are written one partition at a time."""
     import pipelines.core.lake as lake
 
-    rows = [("a-club", date(2024, m, day), f"a{m}-{day}") for m in range(12, 0, -1) for day in range(1, m + 1)]
+    pools = []
+
+    class CountedPool(lake.ThreadPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(lake, "ThreadPoolExecutor", CountedPool)
+    monkeypatch.setattr(lake.parallel, "workers", lambda: 2)
+    rows = [("a-club", date(2024, m, day), f"a{m}-{day}") for m in range(1, 13) for day in range(1, m + 1)]
     rows += [("b-club", date(2024, m, 15), f"b{m}") for m in range(1, 13)]
     frame = _frame(rows)
-    monkeypatch.setattr(lake.parallel, "workers", lambda: 2)
     threads = _written(tmp_path / "threads", frame)
+    assert pools == [(2,)]
     monkeypatch.setattr(lake, "PARTITIONS_PER_THREAD", 10**9)
     one = _written(tmp_path / "one", frame)
+    assert pools == [(2,)]
     assert list(threads.items()) == list(one.items())
     assert len(threads) == 24
     assert threads["dated/org=a-club/month=2024-03"] == ["a3-1", "a3-2", "a3-3"]
     assert [len(threads[f"dated/org=a-club/month=2024-{m:02d}"]) for m in range(1, 13)] == list(range(1, 13))
     assert threads["dated/org=b-club/month=2024-12"] == ["b12"]
+    monkeypatch.setattr(lake, "PARTITIONS_PER_THREAD", 4)
+    shuffled = _written(tmp_path / "shuffled", frame.iloc[::-1].reset_index(drop=True))
+    assert pools == [(2,)]  # taken one at a time
+    assert {k: v[::-1] for k, v in shuffled.items()} == threads
