@@ -410,6 +410,9 @@ class SeResult(pa.DataFrameModel):
     # a barometer player paid for part of the matches (× played / matches) ranks on that part:
     # "member=rp" per such player, space separated; empty or null: every player has rp
     rp_players: TEXT = pa.Field(nullable=True)
+    # the organiser's bridge week the event is part of (event file 'bridgevecka:'; empty: none;
+    # null in files written before the bridge-week limit was checked)
+    bridge_week: TEXT = pa.Field(nullable=True)
 
     class Config:
         strict = True

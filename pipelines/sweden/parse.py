@@ -60,6 +60,8 @@ EVENT_KEYS = {
     "dm_öppen": "ja: an open DM pairs final (every pair gets the bonus); nej or absent: closed (only pairs whose two "
                 "players both belong to clubs of the district)",
     "sanktion": "the sanction reference of a silver or gold event",
+    "bridgevecka": "the name of the organiser's bridge week the event is part of (at most two silver events, or one gold "
+                   "and one silver, per bridge week)",
     "gäster": "ja: non-members may play (they get no points)",
     "avbruten": "ja: the event was aborted or a walkover (no points)",
     "simultan": "ja: one heat of a simultaneous event (silver: at least 8 pairs per heat)",
@@ -71,7 +73,7 @@ ALIASES = {"date": "datum", "club": "klubb", "name": "namn", "level": "nivå", "
            "rounds": "ronder", "met": "mött", "mott": "mött", "groups": "grupper", "handicap": "handikapp",
            "novices": "orutinerade", "beginners": "nybörjarträff", "qualification_rounds": "kval_ronder",
            "final_rounds": "final_ronder", "matches": "matcher", "divisions": "divisioner",
-           "championship": "mästerskap", "sanction": "sanktion", "guests": "gäster", "aborted": "avbruten",
+           "championship": "mästerskap", "sanction": "sanktion", "bridge_week": "bridgevecka", "guests": "gäster", "aborted": "avbruten",
            "walkover": "avbruten", "wo": "avbruten", "simultaneous": "simultan", "heat": "simultan",
            "common_list": "gemensam_lista", "carryover": "carry_over", "overföring": "carry_over",
            "qualification_pairs": "kval_par", "first_place": "första_plac", "forsta_plac": "första_plac",
@@ -178,6 +180,10 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
         _q(problems, source_file, kv.where("klubb"), f"klubb: expected the club number, found {clip(ev['club'])!r}")
     ev["name"] = kv.get("namn") or ""
     ev["sanction"] = kv.get("sanktion") or ""
+    ev["bridge_week"] = " ".join((kv.get("bridgevecka") or "").split())
+    if ev["bridge_week"] and len(ev["bridge_week"]) > 80:
+        _q(problems, source_file, kv.where("bridgevecka"), f"bridgevecka: expected the bridge week's name (at most 80 characters), "
+           f"found {clip(ev['bridge_week'])!r}")
     ev["ranking"] = (kv.get("ranking") or "").strip().lower()
     if ev["ranking"] and not re.fullmatch(r"[a-zåäö0-9-]{1,40}", ev["ranking"]):
         _q(problems, source_file, kv.where("ranking"), f"ranking: expected a kind of ranking.csv (e.g. sm-parfinal), found {clip(ev['ranking'])!r}")

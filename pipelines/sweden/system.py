@@ -60,7 +60,7 @@ _EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
 _RESULT_COLUMNS = list(SeResult.to_schema().columns)
 # the result row's texts that are the same on every row of an event (or of the run)
 _EVENT_TEXTS = ["event_id", "organisation", "club", "event_name", "level", "form", "rule_version",
-                "source_file", "source_sha256", "run_id"]
+                "source_file", "source_sha256", "run_id", "bridge_week"]
 
 
 def role_of(source_file: str) -> str | None:
@@ -267,6 +267,9 @@ class _Batch:
         self.results: list[pd.DataFrame] = []
         self.clubs = load_clubs(ctx.data_dir, org)
         self.silver_count: dict[tuple[str, str], list[pd.Timestamp]] = {}
+        # the silver and gold events of each bridge week, {(club, bridge week, season): {event_id: level}}
+        self.bridge_weeks: dict[tuple[str, str, str], dict[str, str]] = {}
+        self.final_parts: set[str] = set()  # posted events that are a lower or fresh final of another
 
     def _reject(self, source_file: str, location: str, reason: str) -> None:
         self.quarantine.append((source_file, location, reason))
@@ -459,7 +462,9 @@ class _Batch:
         if ev.empty:
             return
         ev = ev[~ev["source_file"].isin(self.superseded)]
-        ev = ev[ev["kind"].astype(str).str.startswith("se_silver") & ~ev["kind"].astype(str).str.contains("_final_")]
+        finals = ev["kind"].astype(str).str.contains("_final_")
+        self.final_parts = set(ev.loc[finals, "event_id"].astype(str))
+        ev = ev[ev["kind"].astype(str).str.startswith("se_silver") & ~finals]
         for eid, d in zip(ev["event_id"], ev["event_date"]):
             club = PurePosixPath(str(eid)).parts[1] if len(PurePosixPath(str(eid)).parts) > 2 else ""
             self.silver_count.setdefault((club, season_label(d, self.start_month)), []).append(pd.Timestamp(str(d)))
@@ -543,6 +548,8 @@ class _Batch:
             self._hold({k: f for k, f in files.items() if k == "event"},
                        f"event {key} cannot be scored: " + "; ".join(r for _, r in problems[:5]))
             return
+        if ev["level"] in SILVER and not part_of_event and ev.get("bridge_week"):
+            self._bridge_week(club, ev)[key] = ev["level"]
         if ev["level"] in SILVER and not part_of_event:
             self.silver_count.setdefault((club["slug"], season_label(ev["date"], self.start_month)), []).append(pd.Timestamp(ev["date"]))
         self.pending.append((key, ev, st, files, comps, club, version, guests))
@@ -588,6 +595,10 @@ class _Batch:
                 out.append(("whole file", f"silver team event of {club['name']} ({club['members']} members): at least "
                                           f"{int(need * 100)}% of the players must come from other clubs, found "
                                           f"{int(others)} of {len(home)} (a club of 100 or more members may play alone)"))
+        # a bridge week: at most two silver events, or one gold and one silver (seed p. 3); a sanction
+        # reference does not lift it (every silver and gold event of a bridge week is sanctioned)
+        if ev.get("bridge_week") and club is not None:
+            out += self._bridge_week_limit(key, ev, club)
         # sanction limits per club and season
         if ev["level"] == "silver" and not ev["sanction"] and club is not None:
             limits = self.rules.tables["sanction_limits"]
@@ -605,6 +616,36 @@ class _Batch:
                                               f"in season {season}; this is number {wd}; add 'sanktion: <reference>' if sanctioned"))
         return out
 
+    def _bridge_week(self, club: pd.Series, ev: dict) -> dict[str, str]:
+        """{event_id: level} of the silver and gold events of the event's bridge week posted so far:
+        earlier nights' (the lake's result rows of the organising club) and tonight's. The same name
+        in another season is another bridge week."""
+        season = season_label(ev["date"], self.start_month)
+        k = (str(club["club"]), ev["bridge_week"], season)
+        if k not in self.bridge_weeks:
+            rows = self.ctx.lake.read("se_results", SeResult, self.organisation, where="club = ?", params=[str(club["club"])])
+            rows = rows[(rows["bridge_week"].fillna("") == ev["bridge_week"]) & ~rows["source_file"].isin(self.superseded)
+                        & rows["level"].isin(SILVER) & ~rows["event_id"].isin(self.final_parts)]
+            rows = rows[np.array([season_label(d, self.start_month) == season for d in rows["event_date"]], dtype=bool)]
+            self.bridge_weeks[k] = dict(zip(rows["event_id"].astype(str), rows["level"].astype(str)))
+        return self.bridge_weeks[k]
+
+    def _bridge_week_limit(self, key: str, ev: dict, club: pd.Series) -> list[tuple[str, str]]:
+        """Seed p. 3: 'Vid bridgeveckor får arrangör spela högst två silvertävlingar eller en guld och en
+        silvertävling' (parameters.csv: bridge_week_max_events, bridge_week_max_gold)."""
+        others = {e: lv for e, lv in self._bridge_week(club, ev).items() if e != key}
+        events = len(others) + 1
+        gold = sum(lv != "silver" for lv in others.values()) + (ev["level"] != "silver")
+        most, most_gold = int(self.rules.param("bridge_week_max_events")), int(self.rules.param("bridge_week_max_gold"))
+        if events <= most and gold <= most_gold:
+            return []
+        listed = ", ".join(f"{PurePosixPath(e).name} ({lv})" for e, lv in sorted(others.items()))
+        return [("whole file", f"bridgevecka {ev['bridge_week']!r} of {club['name']}: an organiser may play at most {most} "
+                               f"silver or gold events in a bridge week, at most {most_gold} of them gold (seed p. 3: 'högst två "
+                               f"silvertävlingar eller en guld och en silvertävling'); with {listed} this {ev['level']} event "
+                               f"would be number {events}, {gold} of them gold. Play it for bronze points (nivå: brons), or "
+                               "correct the bridgevecka line if it is not part of this bridge week")]
+
     def _post_all(self, players: pd.DataFrame | None) -> None:
         """Ledger lines, event records and se_results rows of every scored event of the batch, set-based."""
         if not self.pending:
@@ -614,6 +655,7 @@ class _Batch:
             "season": season_label(ev["date"], self.start_month), "source_file": files["standings"].source_file,
             "source_sha256": files["standings"].sha256, "aborted": ev["avbruten"], "club": "" if club is None else club["club"],
             "event_name": ev["name"], "level": ev["level"], "form": ev["form"], "boards": ev["boards"] or 0,
+            "bridge_week": ev.get("bridge_week") or "",
         } for key, ev, st, files, comps, club, version, guests in self.pending])
         # one frame of every list of the night, then the field sizes over it at once
         standings = pd.concat([st for _, _, st, *_ in self.pending], ignore_index=True)
@@ -668,9 +710,10 @@ class _Batch:
                             dtype=POINTS),
             "rp_basis": rows.get("rp_basis", pd.Series("", index=rows.index)).fillna(""),
             "rp_players": rows.get("rp_players", pd.Series("", index=rows.index)).fillna(""),
+            "bridge_week": rows["bridge_week"],
         })
         frame = frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT,
-                              "rp_basis": TEXT, "rp_players": TEXT})[_RESULT_COLUMNS]
+                              "rp_basis": TEXT, "rp_players": TEXT, "bridge_week": TEXT})[_RESULT_COLUMNS]
         # a history holds every result row of the night until it is staged (~17 rows an event)
         self.results.append(texts_held_once(frame, _EVENT_TEXTS))
 

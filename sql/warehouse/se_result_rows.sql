@@ -49,6 +49,7 @@ select
     rp,
     rp_basis,
     rp_players,
+    bridge_week,
     rule_version,
     source_file,
     location

@@ -67,6 +67,7 @@ select
     result_rows.rp,
     result_rows.rp_basis,
     result_rows.rp_players,
+    result_rows.bridge_week,
     result_rows.rule_version,
     result_rows.source_file,
     result_rows.location
