@@ -413,6 +413,12 @@ class SeResult(pa.DataFrameModel):
     # the organiser's bridge week the event is part of (event file 'bridgevecka:'; empty: none;
     # null in files written before the bridge-week limit was checked)
     bridge_week: TEXT = pa.Field(nullable=True)
+    # a final of a qualification (event file 'final:'): its letter ('' for any other event), and
+    # the place in the whole field of its list's first place: 1 for the A-final, 'första_plac' for
+    # a lower final with carry-over; null for a final without carry-over (a new competition), for
+    # other events, and in files written before finals were shown on their pages
+    final: TEXT = pa.Field(nullable=True)
+    overall_first_place: INT = pa.Field(nullable=True, ge=1)
 
     class Config:
         strict = True

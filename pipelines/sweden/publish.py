@@ -51,6 +51,21 @@ def page_rows(rows: pd.DataFrame, home: dict) -> pd.DataFrame:
                        bp_text=_num_column(rows["bp"]), sp_text=_num_column(rows["sp"]), gp_text=_num_column(rows["gp"]))
 
 
+def final_note(rows: list[dict]) -> str:
+    """Which places of the whole field a final's list covers (seed p. 4, finals with carry-over), or
+    that a final without carry-over is a new competition; '' for any other event (and for rows
+    written before finals were recorded)."""
+    first = rows[0]
+    letter = first.get("final") or ""
+    if not letter:
+        return ""
+    start = first.get("overall_first_place")
+    if start is None or pd.isna(start):
+        return f"{letter}-final utan carry-over: en ny tävling där alla börjar om på noll"
+    last = int(start) + len({r["entrant"] for r in rows}) - 1
+    return f"{letter}-final med carry-over: plac {int(start)}–{last} i hela fältet"
+
+
 def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
     """One event's pages from its precomputed rows (page_rows), already in page order."""
     first = rows[0]
@@ -69,7 +84,7 @@ def render_event(rows: list[dict], org: pd.Series) -> dict[str, str]:
     html = _TEMPLATES.get_template("event.html.j2").render(
         title=first["event_name"] or first["event_id"], organisation_name=org["display_name"],
         club_name=first["club_name"] or "", event_date=first["event_date"], level=first["level"], form=first["form"],
-        boards=first["boards"], rule_version=first["rule_version"], competitions=comps,
+        boards=first["boards"], rule_version=first["rule_version"], competitions=comps, final_note=final_note(rows),
         denominations=shown, denomination_names=_DENOMINATION)
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", lineterminator="\n")

@@ -60,7 +60,7 @@ _EVENT_COLUMNS = [c for c in EventRecord.to_schema().columns if c != "run_id"]
 _RESULT_COLUMNS = list(SeResult.to_schema().columns)
 # the result row's texts that are the same on every row of an event (or of the run)
 _EVENT_TEXTS = ["event_id", "organisation", "club", "event_name", "level", "form", "rule_version",
-                "source_file", "source_sha256", "run_id", "bridge_week"]
+                "source_file", "source_sha256", "run_id", "bridge_week", "final"]
 
 
 def role_of(source_file: str) -> str | None:
@@ -655,7 +655,8 @@ class _Batch:
             "season": season_label(ev["date"], self.start_month), "source_file": files["standings"].source_file,
             "source_sha256": files["standings"].sha256, "aborted": ev["avbruten"], "club": "" if club is None else club["club"],
             "event_name": ev["name"], "level": ev["level"], "form": ev["form"], "boards": ev["boards"] or 0,
-            "bridge_week": ev.get("bridge_week") or "",
+            "bridge_week": ev.get("bridge_week") or "", "final_letter": ev.get("final") or "",
+            "overall_first": 1 if ev.get("final") == "A" else ev["first_place"] if A.lower_final(ev) else None,
         } for key, ev, st, files, comps, club, version, guests in self.pending])
         # one frame of every list of the night, then the field sizes over it at once
         standings = pd.concat([st for _, _, st, *_ in self.pending], ignore_index=True)
@@ -710,10 +711,11 @@ class _Batch:
                             dtype=POINTS),
             "rp_basis": rows.get("rp_basis", pd.Series("", index=rows.index)).fillna(""),
             "rp_players": rows.get("rp_players", pd.Series("", index=rows.index)).fillna(""),
-            "bridge_week": rows["bridge_week"],
+            "bridge_week": rows["bridge_week"], "final": rows["final_letter"],
+            "overall_first_place": pd.array(rows["overall_first"], dtype=INT),
         })
         frame = frame.astype({"event_date": DATE, "field_size": INT, "boards": INT, "place": INT,
-                              "rp_basis": TEXT, "rp_players": TEXT, "bridge_week": TEXT})[_RESULT_COLUMNS]
+                              "rp_basis": TEXT, "rp_players": TEXT, "bridge_week": TEXT, "final": TEXT})[_RESULT_COLUMNS]
         # a history holds every result row of the night until it is staged (~17 rows an event)
         self.results.append(texts_held_once(frame, _EVENT_TEXTS))
 

@@ -50,6 +50,8 @@ select
     rp_basis,
     rp_players,
     bridge_week,
+    final,
+    overall_first_place,
     rule_version,
     source_file,
     location

@@ -68,6 +68,8 @@ select
     result_rows.rp_basis,
     result_rows.rp_players,
     result_rows.bridge_week,
+    result_rows.final,
+    result_rows.overall_first_place,
     result_rows.rule_version,
     result_rows.source_file,
     result_rows.location

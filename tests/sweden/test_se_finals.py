@@ -10,6 +10,7 @@ ger det 40, 27, 18, 12, 8, 6, 4 bp.)" Every expected value below is the seed's.
 """
 from __future__ import annotations
 
+import pandas as pd
 from se_helpers import ORG, register, standings_text
 
 SILVER_FINAL = {"datum": "2024-10-05", "nivå": "silver", "form": "par", "brickor": "48", "kval_ronder": "12",
@@ -76,6 +77,18 @@ def test_seed_example_a_final_b_final_with_and_without_carry_over(office):
     assert "43" in basis and "11th of the 60 pairs" in basis and "TK 2024/17" in basis
     # no gold anywhere: a silver event
     assert office.query("select count(*) as n from awards where denomination = 'gp'")["n"][0] == 0
+    # each final's page says which places of the whole field its list covers: the A-final's 10
+    # pairs are places 1-10, the B-final's 20 (winner 11th) places 11-30; without carry-over the
+    # B-final is a new competition
+    pages = office.state / "publications" / ORG / "uppsala-bk"
+    assert "A-final med carry-over: plac 1–10 i hela fältet" in (pages / "a-final" / "index.html").read_text(encoding="utf-8")
+    assert "B-final med carry-over: plac 11–30 i hela fältet" in (pages / "b-final" / "index.html").read_text(encoding="utf-8")
+    assert "B-final utan carry-over: en ny tävling där alla börjar om på noll" in \
+        (pages / "b-final-utan" / "index.html").read_text(encoding="utf-8")
+    finals = office.query("select distinct event_id, final, overall_first_place from se_results order by event_id")
+    assert [(e.rsplit("/", 1)[1], f, None if pd.isna(p) else int(p))
+            for e, f, p in zip(finals["event_id"], finals["final"], finals["overall_first_place"])] == [
+        ("a-final", "A", 1), ("b-final", "B", 11), ("b-final-utan", "B", None)]
 
 
 def test_a_final_list_of_finalists_needs_the_starting_field(office):
