@@ -33,6 +33,7 @@ from pipelines.core.text import clip
 from pipelines.sweden import awards as A
 from pipelines.sweden import championships as DM
 from pipelines.sweden.evenings import check_evenings
+from pipelines.sweden import finals as FN
 from pipelines.sweden.classes import rates_table
 from pipelines.sweden import ranking as R
 from pipelines.sweden import foreign as F
@@ -270,6 +271,8 @@ class _Batch:
         # the silver and gold events of each bridge week, {(club, bridge week, season): {event_id: level}}
         self.bridge_weeks: dict[tuple[str, str, str], dict[str, str]] = {}
         self.final_parts: set[str] = set()  # posted events that are a lower or fresh final of another
+        # the finals posted so far of each club, day and level, {(club, date, level): [Final]} (finals.py)
+        self.finals: dict[tuple, list[FN.Final]] = {}
 
     def _reject(self, source_file: str, location: str, reason: str) -> None:
         self.quarantine.append((source_file, location, reason))
@@ -541,6 +544,8 @@ class _Batch:
         part_of_event = A.lower_final(ev) or A.fresh_final(ev)  # the A-final carries the event's silver status and count
         if not problems and ev["level"] in SILVER and not part_of_event:
             problems += self._silver_rules(key, ev, st, club)
+        if not problems and ev.get("final") and club is not None:
+            problems += self._finals_check(key, ev, st, club)
         if problems:
             for loc, reason in problems:
                 if loc != "whole file" or "unknown member" not in reason:
@@ -550,6 +555,9 @@ class _Batch:
             return
         if ev["level"] in SILVER and not part_of_event and ev.get("bridge_week"):
             self._bridge_week(club, ev)[key] = ev["level"]
+        if ev.get("final") and club is not None:
+            finals = self._finals_of(club, ev)  # (a corrected list replaces the final's earlier entry)
+            finals[:] = [f for f in finals if f.event_id != key] + [FN.final_of(key, ev, len(st), itertools.chain.from_iterable(st["members"]))]
         if ev["level"] in SILVER and not part_of_event:
             self.silver_count.setdefault((club["slug"], season_label(ev["date"], self.start_month)), []).append(pd.Timestamp(ev["date"]))
         self.pending.append((key, ev, st, files, comps, club, version, guests))
@@ -645,6 +653,42 @@ class _Batch:
                                f"silvertävlingar eller en guld och en silvertävling'); with {listed} this {ev['level']} event "
                                f"would be number {events}, {gold} of them gold. Play it for bronze points (nivå: brons), or "
                                "correct the bridgevecka line if it is not part of this bridge week")]
+
+    def _finals_of(self, club: pd.Series, ev: dict) -> list[FN.Final]:
+        """The finals of the club's day and level posted so far: earlier nights' (the lake's result rows,
+        each carry-over final's qualification read from its event file in the inbox) and tonight's."""
+        k = (str(club["club"]), ev["date"], ev["level"])
+        if k not in self.finals:
+            rows = self.ctx.lake.read("se_results", SeResult, self.organisation,
+                                      where="club = ? and event_date = ? and level = ? and coalesce(final, '') <> ''",
+                                      params=[str(club["club"]), ev["date"], ev["level"]])
+            rows = rows[~rows["source_file"].isin(self.superseded)]
+            # the lake keeps every version of a list: a final's rows are those of its latest posting
+            rows = rows[rows["run_id"] == rows.groupby("event_id")["run_id"].transform("max")]
+            found = []
+            for event_id, part in rows.groupby("event_id", sort=True):
+                first = part["overall_first_place"].iloc[0]
+                settings = {"final": str(part["final"].iloc[0]), "carry_over": not pd.isna(first),
+                            "first_place": None if pd.isna(first) else int(first)}
+                f = _load(self.root, f"{event_id}{EVENT_SUFFIX}") if settings["carry_over"] else None
+                earlier, _ = parse_event(f.source_file, f.data) if f is not None else (None, [])
+                if earlier is not None:  # without its event file the final's qualification is unknown: members only
+                    settings.update(field=earlier.get("field"), qual_rounds=earlier.get("qual_rounds"),
+                                    final_rounds=earlier.get("final_rounds"))
+                final = FN.final_of(str(event_id), settings, len(part), " ".join(part["members"]).split())
+                found.append(final if earlier is not None or not settings["carry_over"] else
+                             FN.Final(final.event_id, final.letter, True, final.first, final.pairs, None, final.members))
+            self.finals[k] = found
+        return self.finals[k]
+
+    def _finals_check(self, key: str, ev: dict, st: pd.DataFrame, club: pd.Series) -> list[tuple[str, str]]:
+        """A final against the other finals of its club, day and level (finals.py): no pair in two finals,
+        no overall place in two finals of one qualification. A corrected list replaces its earlier rows."""
+        others = [f for f in self._finals_of(club, ev) if f.event_id != key]
+        if not others:
+            return []
+        location_of = {m: loc for ms, loc in zip(st["members"], st["location"]) for m in ms}
+        return FN.conflicts(FN.final_of(key, ev, len(st), location_of), others, location_of)
 
     def _post_all(self, players: pd.DataFrame | None) -> None:
         """Ledger lines, event records and se_results rows of every scored event of the batch, set-based."""

@@ -159,12 +159,13 @@ def test_shared_place_in_a_b_final_with_carry_over(office):
 
 
 def test_b_final_with_the_distribution_tk_sanctioned(office):
-    # the seed's own proposal written out as the sanctioned distribution; and another club's list that
+    # the seed's own proposal written out as the sanctioned distribution; and another qualification's list that
     # TK sanctioned differently (its numbers are the event file's, taken as they are)
     register(office)
     common = dict(final="B", carry_over="ja", kval_par="60", första_plac="11", **SILVER_FINAL)
     _post(office, "b-seed", 12, 0, tk_tillstånd="TK 2024/17", fördelning="4 sp, 10 8 7 6 5 4 4 4 4 bp", **common)
-    _post(office, "b-other", 12, 100, tk_tillstånd="TK 2024/18", fördelning="5 sp, 12 9 bp", **common)
+    _post(office, "b-other", 12, 100, tk_tillstånd="TK 2024/18", fördelning="5 sp, 12 9 bp",
+          **{**common, "datum": "2024-10-12"})  # another day's qualification: its places 11-22 are its own
     assert office.run().exit_code == 0, _quarantine(office)
     seed = _ledger(office, "b-seed")
     assert _column(seed, 12, "sp") == [4] + [0] * 11
@@ -190,3 +191,66 @@ def test_sanctioned_distribution_is_checked(office):
     assert "expected the points of each place from the final's winner" in reasons
     assert "a sanctioned distribution is for a B-, C- ... final with carry-over" in reasons
     assert office.query("select count(*) as n from awards")["n"][0] == 0
+
+
+def _held(office, name):
+    """(location, reason) of the quarantine rows of a final's result list."""
+    q = _quarantine(office)
+    rows = q[q["source_file"] == f"{ORG}/uppsala-bk/{name}.standings.csv"]
+    return list(zip(rows["location"], rows["reason"]))
+
+
+def _posted(office):
+    return sorted(e.rsplit("/", 1)[1] for e in office.query("select distinct event_id from se_results")["event_id"])
+
+
+def test_a_pair_in_two_finals_and_overlapping_places_are_held(office):
+    """The finals of one qualification against each other (pipelines/sweden/finals.py), over three nights.
+    The seed's 60 pairs: a 10-pair A-final covers places 1-10, a 20-pair B-final from första_plac 11
+    places 11-30, so a C-final starts at 31."""
+    register(office)
+    common = dict(carry_over="ja", kval_par="60", **SILVER_FINAL)
+    # night 1: the B-final's first pair (members 200018, 200019) is also the A-final's 10th pair
+    _post(office, "a-final", 10, 0, final="A", kval_par="60", **SILVER_FINAL)
+    _post(office, "b-final", 20, 18, final="B", första_plac="11", tk_tillstånd="TK 1", **common)
+    office.run()
+    assert _posted(office) == ["a-final"]
+    held = _held(office, "b-final")
+    both = [(loc, r) for loc, r in held if "members 200018 200019 also play in the A-final a-final" in r]
+    assert [loc for loc, _ in both] == ["line 2"]  # the list's first pair, line 2 after the header
+    assert office.query("select count(*) as n from awards where event_id like '%b-final'")["n"][0] == 0
+    # night 2: the corrected B-final posts against the A-final of the lake; a C-final whose första_plac
+    # 25 falls inside the B-final's places 11-30 is held, and told where it starts
+    _post(office, "b-final", 20, 20, final="B", första_plac="11", tk_tillstånd="TK 1", **common)
+    _post(office, "c-final", 10, 60, final="C", första_plac="25", tk_tillstånd="TK 2", **common)
+    office.run()
+    assert _posted(office) == ["a-final", "b-final"]
+    reasons = [r for _, r in _held(office, "c-final")]
+    assert any("this C-final's 10 pairs would be places 25–34 of the whole field, but the B-final b-final of the same "
+               "qualification (kval_par 60) already has places 11–30; after the B-final b-final's 20 pairs this final "
+               "starts at place 31" in r for r in reasons), reasons
+    # night 3: the C-final from place 31, but with a pair of the A-final (members 200000, 200001) in
+    # its last line: held against the lake's A-final; then corrected, it posts
+    lines = standings_text(10, start=120).splitlines()
+    lines[-1] = "10;10;200000 200001"
+    office.post(f"{ORG}/uppsala-bk/c-final.event.txt", _event(final="C", första_plac="31", tk_tillstånd="TK 2", **common))
+    office.post(f"{ORG}/uppsala-bk/c-final.standings.csv", "\n".join(lines) + "\n# c-final\n")
+    office.run()
+    assert _posted(office) == ["a-final", "b-final"]
+    assert [(loc, "members 200000 200001 also play in the A-final a-final" in r) for loc, r in _held(office, "c-final")][:1] == \
+        [("line 11", True)]
+    _post(office, "c-final", 10, 120, final="C", första_plac="31", tk_tillstånd="TK 2", **common)
+    assert office.run().exit_code == 0, _quarantine(office)
+    assert _posted(office) == ["a-final", "b-final", "c-final"]
+    # Tabell A2 row 60 gives bronze to place 20 (a third of 60): the C-final from 31 gets none
+    assert office.query("select count(*) as n from awards where event_id like '%c-final'")["n"][0] == 0
+
+
+def test_two_qualifications_of_one_day_keep_their_own_places(office):
+    # two A-finals of the same club and day: 60 and 40 starting pairs are two qualifications (their
+    # places 1-10 are each their own); different pairs, so both post
+    register(office)
+    _post(office, "a-60", 10, 0, final="A", kval_par="60", **SILVER_FINAL)
+    _post(office, "a-40", 10, 100, final="A", kval_par="40", **SILVER_FINAL)
+    assert office.run().exit_code == 0, _quarantine(office)
+    assert _posted(office) == ["a-40", "a-60"]
