@@ -23,6 +23,12 @@ def _list(n: int, places=None, evening2=None) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _scores(rows) -> str:
+    """A list of (place, evening 1, evening 2) as given, the pair numbered by its line."""
+    return "plac;par;medlemmar;kväll1;kväll2\n" + "".join(
+        f"{place};{i + 1};{MEMBERS[2 * i]} {MEMBERS[2 * i + 1]};{e1};{e2}\n" for i, (place, e1, e2) in enumerate(rows))
+
+
 def _post(office, name, event: str, standings: str):
     office.post(f"{ORG}/bk-lavec/{name}.event.txt", event)
     office.post(f"{ORG}/bk-lavec/{name}.standings.csv", standings + f"# {name}\n")  # not a duplicate of another list
@@ -77,6 +83,16 @@ def night(tmp_path_factory) -> Office:
         _post(office, name, "nivå: brons\nform: par\n" + lines, _list(14))
     _post(office, "silver", "nivå: silver\nform: par\nkvällar: 2024-10-01 12, 2024-10-08 12\n", _list(14))
     _post(office, "en-kort", "datum: 2024-10-01\nnivå: brons\nform: par\nbrickor: 12\n", _list(14))
+    # pair 4 (place 4) scored 57 + 60 = 117, more than each pair placed above it (110, 108, 106)
+    _post(office, "fel-ordning", EVENT, _list(14, evening2={4: "60"}))
+    # scores with a decimal comma and a percent sign, in order; one that is not a number
+    _post(office, "komma", EVENT, _scores([(1, "61,5 %", "55,25 %"), (2, "60,0 %", "54,5 %"), (3, "59,75", "53")]
+                                          + [(k, str(60 - k), str(50 - k)) for k in range(4, 15)]))
+    _post(office, "text", EVENT, _scores([(1, "61", "55"), (2, "sextio", "54")] + [(k, str(60 - k), str(50 - k)) for k in range(3, 15)]))
+    # 10 and 14 boards: the winner 50 + 59 = 109 (weighted 50 × 10 + 59 × 14 = 1326) above a pair
+    # with 60 + 50 = 110 (600 + 700 = 1300): ranked by the combined percentage, which a club may do
+    _post(office, "vagd", "nivå: brons\nform: par\nkvällar: 2024-10-01 10, 2024-10-08 14\n",
+          _scores([(1, "50", "59"), (2, "60", "50")] + [(k, str(50 - k), str(45 - k)) for k in range(3, 15)]))
     office.run()
     return office
 
@@ -129,3 +145,29 @@ def test_event_file_of_two_evenings_is_checked_line_by_line(night):
 def test_one_short_evening_alone_points_to_the_double_evening_form(night):
     reasons = " | ".join(_quarantine(night, "en-kort")["reason"])
     assert "at least 18 boards are needed" in reasons and "kvällar:" in reasons
+
+
+def test_the_places_follow_the_two_evenings_scores_together(night):
+    q = _quarantine(night, "fel-ordning")
+    rows = q[q["source_file"].str.endswith("fel-ordning.standings.csv")]
+    assert list(rows["location"]) == ["line 5"]  # pair 4 only: the pairs below it scored less
+    assert ("pair 4 is placed 4 with 57 + 60 = 117, below pair 3 (place 3) with 58 + 48 = 106"
+            in rows["reason"].iloc[0])
+    assert _awards(night, "fel-ordning") == 0
+
+
+def test_scores_with_a_decimal_comma_or_percent_sign_are_read(night):
+    assert _quarantine(night, "komma").empty
+    assert _bp(night, "komma", 6) == [28, 19, 13, 9, 6, 0]
+
+
+def test_a_score_that_is_not_a_number_is_named(night):
+    q = _quarantine(night, "text")
+    line = q[q["source_file"].str.endswith("text.standings.csv") & (q["location"] == "line 3")]
+    assert "expected pair 2's score on evening 1 (2024-10-01) as a number" in line["reason"].iloc[0]
+    assert "found 'sextio'" in line["reason"].iloc[0]
+
+
+def test_evenings_of_different_boards_may_rank_by_the_combined_percentage(night):
+    assert _quarantine(night, "vagd").empty
+    assert _bp(night, "vagd", 6) == [28, 19, 13, 9, 6, 0]
