@@ -325,9 +325,11 @@ class _Batch:
         # order): a history holds the result lists, competitions, players and merges of one slice
         # at a time, and lets go of each event's files and settings once its slice is posted
         batch["event"], batch["standings"] = [], []
+        tonight = set(keys)
         del keys
         heads = [h for h in (self._parse(k, f) for k, f in sorted(units)) if h is not None]
         del units
+        heads += self._held_finals(heads, tonight)
         heads.sort(key=lambda h: (h[1]["date"], h[0]))
         self._history()
         while heads:
@@ -371,6 +373,22 @@ class _Batch:
     @staticmethod
     def _event_of(competition: str) -> str:
         return competition.split("#", 1)[0]
+
+    def _held_finals(self, heads: list[tuple], tonight: set[str]) -> list[tuple]:
+        """The finals held on an earlier night in the club folders of tonight's finals, tried again: a
+        final held because of another final's list (finals.py) posts the night that list is corrected,
+        without being sent again."""
+        folders = {PurePosixPath(key).parent for key, ev, _ in heads if ev.get("final")}
+        out = []
+        for source_file in self._held_lists() if folders else ():
+            key = event_key(source_file)
+            if key in tonight or PurePosixPath(key).parent not in folders:
+                continue
+            files = {"standings": _load(self.root, source_file), "event": _load(self.root, key + EVENT_SUFFIX)}
+            head = self._parse(key, files) if None not in files.values() else None
+            if head is not None and head[1].get("final"):
+                out.append(head)
+        return out
 
     def _held_lists(self) -> list[str]:
         """Result lists whose latest version was quarantined as a whole and never posted."""

@@ -254,3 +254,28 @@ def test_two_qualifications_of_one_day_keep_their_own_places(office):
     _post(office, "a-40", 10, 100, final="A", kval_par="40", **SILVER_FINAL)
     assert office.run().exit_code == 0, _quarantine(office)
     assert _posted(office) == ["a-40", "a-60"]
+
+
+def test_a_final_held_for_another_finals_list_posts_when_that_list_is_corrected(office):
+    # night 1: the A-final's list gives its 10th pair the member numbers of the B-final's winners
+    # (200020 200021), so the B-final is held; night 2 the club corrects the A-final only, and the
+    # B-final posts without being sent again, with the seed's 4 sp, 10 8 7 6 5 4 4 4 4 bp
+    register(office)
+    wrong = standings_text(10).splitlines()
+    wrong[-1] = "10;10;200020 200021"
+    office.post(f"{ORG}/uppsala-bk/a-final.event.txt", _event(final="A", kval_par="60", **SILVER_FINAL))
+    office.post(f"{ORG}/uppsala-bk/a-final.standings.csv", "\n".join(wrong) + "\n# a-final\n")
+    _post(office, "b-final", 20, 20, final="B", carry_over="ja", kval_par="60", första_plac="11", tk_tillstånd="TK 1",
+          **SILVER_FINAL)
+    office.run()
+    assert _posted(office) == ["a-final"]
+    assert any("members 200020 200021 also play in the A-final a-final" in r for _, r in _held(office, "b-final"))
+    _post(office, "a-final", 10, 0, final="A", kval_par="60", **SILVER_FINAL)
+    assert office.run().exit_code == 0, _quarantine(office)
+    assert _posted(office) == ["a-final", "b-final"]
+    b = _ledger(office, "b-final")
+    assert _column(b, 20, "sp") == [4] + [0] * 19
+    assert _column(b, 20, "bp") == [0, 10, 8, 7, 6, 5, 4, 4, 4, 4] + [0] * 10
+    # the secretary's quarantine list no longer shows the B-final's problems as open
+    still = office.query("select count(*) as n from quarantine where source_file like '%b-final%' and is_open")
+    assert still["n"][0] == 0
