@@ -46,3 +46,32 @@ def test_a_corrected_a1_cell_reposts_only_its_place(office):
     assert rows[2][header.index("bp")] == "12", rows[:4]
     again = _recompute(office, organisation=ORG)
     assert again.report["award_lines"] == {"posted": 0, "reversals": 0}
+
+
+def test_results_written_before_the_ranking_get_their_ranking_points_from_a_recompute(office):
+    """A lake written before ranking points existed has rp null (docs/sweden.md, "The national
+    ranking"): simulated by emptying the columns in the lake's file. A recompute over the whole range
+    writes the result rows again with them: p. 16's 52-pair gold event, 1st 52 sp → 5.2 gp × 15 = 78 rp,
+    2nd 35 sp (Tabell D row 52: ⌈52 × 2/3⌉) → 3.5 gp × 15 = 52.5 → 53 rp; no award line changes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    register(office)
+    post_event(office, "malmo-bk", "guld", 52, nivå="guld", brickor="60", sanktion="FSB-G-1", datum="2024-11-01")
+    office.run(as_of=date(2024, 11, 2))
+    files = list((office.state / "lake" / "se_results").rglob("*.parquet"))
+    assert len(files) == 1
+    table = pq.read_table(files[0])
+    for column in ("rp", "rp_basis"):
+        i = table.schema.get_field_index(column)
+        table = table.set_column(i, table.schema.field(i), pa.nulls(len(table), table.schema.field(i).type))
+    pq.write_table(table, files[0])
+    office.run(as_of=date(2024, 11, 3))
+    assert office.query("select count(rp) as n from se_results")["n"][0] == 0
+    done = _recompute(office, organisation=ORG, reason="ranking points of an older lake")
+    assert done.report["award_lines"] == {"posted": 0, "reversals": 0}
+    r = office.query("select place, rp, rp_basis from se_results order by place limit 2")
+    assert list(r["rp"]) == [Decimal("78.00"), Decimal("53.00")]
+    assert list(r["rp_basis"]) == ["guld: 5.2 gp × 15 = 78 rp", "guld: 3.5 gp × 15 = 52.5 → 53 rp"]
+    ranking = office.query("select member, ranking_points from se_ranking where member in ('200000', '200002') order by member")
+    assert list(ranking["ranking_points"]) == [Decimal("78.00"), Decimal("53.00")]
