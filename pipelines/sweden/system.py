@@ -677,10 +677,12 @@ class _Batch:
         each carry-over final's qualification read from its event file in the inbox) and tonight's."""
         k = (str(club["club"]), ev["date"], ev["level"])
         if k not in self.finals:
-            rows = self.ctx.lake.read("se_results", SeResult, self.organisation,
-                                      where="club = ? and event_date = ? and level = ? and coalesce(final, '') <> ''",
+            # (the final's columns are filtered here, not in SQL: a lake file written before they
+            # existed lacks them, and the read gives them as null); finals share their day's month
+            rows = self.ctx.lake.read("se_results", SeResult, self.organisation, months={str(ev["date"])[:7]},
+                                      where="club = ? and event_date = ? and level = ?",
                                       params=[str(club["club"]), ev["date"], ev["level"]])
-            rows = rows[~rows["source_file"].isin(self.superseded)]
+            rows = rows[(rows["final"].fillna("") != "") & ~rows["source_file"].isin(self.superseded)]
             # the lake keeps every version of a list: a final's rows are those of its latest posting
             rows = rows[rows["run_id"] == rows.groupby("event_id")["run_id"].transform("max")]
             found = []

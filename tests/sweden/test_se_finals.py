@@ -279,3 +279,21 @@ def test_a_final_held_for_another_finals_list_posts_when_that_list_is_corrected(
     # the secretary's quarantine list no longer shows the B-final's problems as open
     still = office.query("select count(*) as n from quarantine where source_file like '%b-final%' and is_open")
     assert still["n"][0] == 0
+
+
+def test_a_lake_written_before_finals_were_recorded_does_not_stop_the_night(office):
+    # an office upgrading: its lake's result rows have no final or overall_first_place column (removed
+    # from the file here). The B-final of a later night reads that lake: the old rows are not
+    # finals to compare with (docs/sweden.md), and the B-final posts with the seed's 4 sp
+    import pyarrow.parquet as pq
+
+    register(office)
+    _post(office, "a-final", 10, 0, final="A", kval_par="60", **SILVER_FINAL)
+    assert office.run().exit_code == 0, _quarantine(office)
+    for f in (office.state / "lake" / "se_results").rglob("*.parquet"):
+        pq.write_table(pq.read_table(f).drop_columns(["final", "overall_first_place"]), f)
+    _post(office, "b-final", 20, 20, final="B", carry_over="ja", kval_par="60", första_plac="11", tk_tillstånd="TK 1",
+          **SILVER_FINAL)
+    assert office.run().exit_code == 0, _quarantine(office)
+    assert _posted(office) == ["a-final", "b-final"]
+    assert _column(_ledger(office, "b-final"), 20, "sp") == [4] + [0] * 19
