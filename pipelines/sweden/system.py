@@ -19,6 +19,7 @@ from fractions import Fraction
 import itertools
 import json
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
 
@@ -95,6 +96,13 @@ def season_label(d, start_month: int) -> str:
     d = pd.Timestamp(d)
     y = d.year - (1 if d.month < start_month else 0)
     return str(y) if start_month == 1 else f"{y}/{(y + 1) % 100:02d}"
+
+
+def _season_bounds(d, start_month: int) -> tuple[date, date]:
+    """The first day of the season of date d (season_label's) and the first day of the next."""
+    d = pd.Timestamp(d)
+    y = d.year - (1 if d.month < start_month else 0)
+    return date(y, start_month, 1), date(y + 1, start_month, 1)
 
 
 def load_clubs(data_dir: Path, org: pd.Series) -> pd.DataFrame:
@@ -649,10 +657,15 @@ class _Batch:
         season = season_label(ev["date"], self.start_month)
         k = (str(club["club"]), ev["bridge_week"], season)
         if k not in self.bridge_weeks:
-            rows = self.ctx.lake.read("se_results", SeResult, self.organisation, where="club = ?", params=[str(club["club"])])
+            # the club's silver and gold rows of the season only (a club's whole history is thousands
+            # of rows); bridge_week is filtered after the read: a lake file of an earlier release lacks it
+            first, end = _season_bounds(ev["date"], self.start_month)
+            rows = self.ctx.lake.read("se_results", SeResult, self.organisation,
+                                      months={f"{m:%Y-%m}" for m in pd.date_range(first, end, freq="MS", inclusive="left")},
+                                      where="club = ? and event_date >= ? and event_date < ? and level in (select unnest(?))",
+                                      params=[str(club["club"]), first, end, sorted(SILVER)])
             rows = rows[(rows["bridge_week"].fillna("") == ev["bridge_week"]) & ~rows["source_file"].isin(self.superseded)
-                        & rows["level"].isin(SILVER) & ~rows["event_id"].isin(self.final_parts)]
-            rows = rows[np.array([season_label(d, self.start_month) == season for d in rows["event_date"]], dtype=bool)]
+                        & ~rows["event_id"].isin(self.final_parts)]
             self.bridge_weeks[k] = dict(zip(rows["event_id"].astype(str), rows["level"].astype(str)))
         return self.bridge_weeks[k]
 
@@ -931,8 +944,8 @@ class _Batch:
             else:
                 counted.append(rows)
         dates = [pd.Timestamp(r["event_date"].iloc[0]).date() for r in counted]
-        date = rally["date"] or (max(dates) if dates else None)
-        version = self.rules.for_date(date) if date else None
+        rally_date = rally["date"] or (max(dates) if dates else None)
+        version = self.rules.for_date(rally_date) if rally_date else None
         least = int(self.rules.param("rally_min_events", version)) if version else 6
         if not wrong and len(counted) < least:
             wrong.append(f"a rally must comprise at least {least} silver events, found {len(counted)}")
@@ -955,16 +968,16 @@ class _Batch:
                 self._reject(f.source_file, rally["where"][f"plac_{place}"],
                              f"plac_{place}: member number {clip(member)} is not in the member register")
         bonus = " ".join(map(str, points)) + " gp" if points else "no bonus below the first row of rally_bonus.csv"
-        self.events.append({"event_id": key, "organisation": self.organisation, "system": SYSTEM_NAME, "event_date": date,
+        self.events.append({"event_id": key, "organisation": self.organisation, "system": SYSTEM_NAME, "event_date": rally_date,
                             "kind": "se_rally_bonus", "source_file": f.source_file, "source_sha256": f.sha256,
                             "location": f"{header} → {bonus}"})
         self.posted[f.source_file] = max(1, len(known))
         if not known:
             return
         frame = pd.DataFrame(known, columns=["member", "place", "points", "how"])
-        frame = frame.assign(event_id=key, denomination="gp", event_date=[date] * len(frame), rule_version=version,
+        frame = frame.assign(event_id=key, denomination="gp", event_date=[rally_date] * len(frame), rule_version=version,
                              basis=f"{header} → {bonus}; " + frame["how"] + " (a bonus: no ranking points)",
-                             season=season_label(date, self.start_month), source_file=f.source_file, source_sha256=f.sha256,
+                             season=season_label(rally_date, self.start_month), source_file=f.source_file, source_sha256=f.sha256,
                              location=frame["place"].map(lambda k: rally["where"][f"plac_{k}"]))
         self._append_awards(frame, "event_id", "points")
 
