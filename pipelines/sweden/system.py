@@ -338,6 +338,7 @@ class _Batch:
         heads = [h for h in (self._parse(k, f) for k, f in sorted(units)) if h is not None]
         del units
         heads += self._held_finals(heads, tonight)
+        del tonight
         heads.sort(key=lambda h: (h[1]["date"], h[0]))
         self._history()
         while heads:
