@@ -35,7 +35,7 @@ class Final:
         return (self.first or 0) + self.pairs - 1
 
     def name(self) -> str:
-        return f"the {self.letter}-final {PurePosixPath(self.event_id).name}"
+        return f"the {self.letter}-final ({PurePosixPath(self.event_id).name})"
 
 
 def final_of(event_id: str, ev: dict, pairs: int, members) -> Final:
@@ -60,10 +60,10 @@ def conflicts(this: Final, others: list[Final], location_of: dict[str, str]) -> 
             out.append((location, f"medlemmar: {'members' if len(members) > 1 else 'member'} {' '.join(members)} also "
                                   f"{'play' if len(members) > 1 else 'plays'} in {other.name()} of the same club and day; a pair "
                                   f"plays in one final of a qualification only (seed p. 4): correct the member numbers here or "
-                                  f"in {other.name()}'s list, and send the corrected list again"))
+                                  f"in the list of {other.name()}, and send the corrected list again"))
         if this.qualification is not None and this.qualification == other.qualification \
                 and this.first <= other.last and other.first <= this.last:
-            after = f"; after {other.name()}'s {other.pairs} pairs this final starts at place {other.last + 1}" \
+            after = f"; after the {other.pairs} pairs of {other.name()} this final starts at place {other.last + 1}" \
                 if other.letter < this.letter else ""
             out.append(("whole file",
                         f"första_plac: this {this.letter}-final's {this.pairs} pairs would be places {this.first}–{this.last} of the "

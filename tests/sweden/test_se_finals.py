@@ -216,7 +216,7 @@ def test_a_pair_in_two_finals_and_overlapping_places_are_held(office):
     office.run()
     assert _posted(office) == ["a-final"]
     held = _held(office, "b-final")
-    both = [(loc, r) for loc, r in held if "members 200018 200019 also play in the A-final a-final" in r]
+    both = [(loc, r) for loc, r in held if "members 200018 200019 also play in the A-final (a-final)" in r]
     assert [loc for loc, _ in both] == ["line 2"]  # the list's first pair, line 2 after the header
     assert office.query("select count(*) as n from awards where event_id like '%b-final'")["n"][0] == 0
     # night 2: the corrected B-final posts against the A-final of the lake; a C-final whose första_plac
@@ -226,9 +226,9 @@ def test_a_pair_in_two_finals_and_overlapping_places_are_held(office):
     office.run()
     assert _posted(office) == ["a-final", "b-final"]
     reasons = [r for _, r in _held(office, "c-final")]
-    assert any("this C-final's 10 pairs would be places 25–34 of the whole field, but the B-final b-final of the same "
-               "qualification (kval_par 60) already has places 11–30; after the B-final b-final's 20 pairs this final "
-               "starts at place 31" in r for r in reasons), reasons
+    assert any("this C-final's 10 pairs would be places 25–34 of the whole field, but the B-final (b-final) of the same "
+               "qualification (kval_par 60) already has places 11–30; after the 20 pairs of the B-final (b-final) this "
+               "final starts at place 31" in r for r in reasons), reasons
     # night 3: the C-final from place 31, but with a pair of the A-final (members 200000, 200001) in
     # its last line: held against the lake's A-final; then corrected, it posts
     lines = standings_text(10, start=120).splitlines()
@@ -237,7 +237,7 @@ def test_a_pair_in_two_finals_and_overlapping_places_are_held(office):
     office.post(f"{ORG}/uppsala-bk/c-final.standings.csv", "\n".join(lines) + "\n# c-final\n")
     office.run()
     assert _posted(office) == ["a-final", "b-final"]
-    assert [(loc, "members 200000 200001 also play in the A-final a-final" in r) for loc, r in _held(office, "c-final")][:1] == \
+    assert [(loc, "members 200000 200001 also play in the A-final (a-final)" in r) for loc, r in _held(office, "c-final")][:1] == \
         [("line 11", True)]
     _post(office, "c-final", 10, 120, final="C", första_plac="31", tk_tillstånd="TK 2", **common)
     assert office.run().exit_code == 0, _quarantine(office)
@@ -269,7 +269,7 @@ def test_a_final_held_for_another_finals_list_posts_when_that_list_is_corrected(
           **SILVER_FINAL)
     office.run()
     assert _posted(office) == ["a-final"]
-    assert any("members 200020 200021 also play in the A-final a-final" in r for _, r in _held(office, "b-final"))
+    assert any("members 200020 200021 also play in the A-final (a-final)" in r for _, r in _held(office, "b-final"))
     _post(office, "a-final", 10, 0, final="A", kval_par="60", **SILVER_FINAL)
     assert office.run().exit_code == 0, _quarantine(office)
     assert _posted(office) == ["a-final", "b-final"]
