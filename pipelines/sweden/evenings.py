@@ -58,9 +58,7 @@ def check_evenings(rules: SwedenRules, ev: dict, st: pd.DataFrame, event_file: s
             out.append((r.location, f"kväll{i}: expected pair {r.entrant}'s score on evening {i} ({d}) as a number (percent "
                                     f"or match points, e.g. 55,2), found {found!r}"))
         scores.append(value)
-    if out:
-        return out
-    return out + _order(st, scores, (b1, b2))
+    return out or _order(st, scores, (b1, b2))
 
 
 def _order(st: pd.DataFrame, scores: list[pd.Series], boards: tuple[int, int]) -> list[tuple[str, str]]:

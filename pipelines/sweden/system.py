@@ -18,7 +18,7 @@ import hashlib
 from fractions import Fraction
 import itertools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
@@ -93,8 +93,7 @@ def event_key(source_file: str) -> str:
 
 
 def season_label(d, start_month: int) -> str:
-    d = pd.Timestamp(d)
-    y = d.year - (1 if d.month < start_month else 0)
+    y = _season_bounds(d, start_month)[0].year
     return str(y) if start_month == 1 else f"{y}/{(y + 1) % 100:02d}"
 
 
@@ -710,8 +709,7 @@ class _Batch:
                     settings.update(field=earlier.get("field"), qual_rounds=earlier.get("qual_rounds"),
                                     final_rounds=earlier.get("final_rounds"))
                 final = FN.final_of(str(event_id), settings, len(part), " ".join(part["members"]).split())
-                found.append(final if earlier is not None or not settings["carry_over"] else
-                             FN.Final(final.event_id, final.letter, True, final.first, final.pairs, None, final.members))
+                found.append(final if earlier is not None else replace(final, qualification=None))
             self.finals[k] = found
         return self.finals[k]
 
