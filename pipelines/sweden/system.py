@@ -336,7 +336,7 @@ class _Batch:
         del keys
         heads = [h for h in (self._parse(k, f) for k, f in sorted(units)) if h is not None]
         del units
-        heads += self._held_finals(heads, tonight)
+        heads += self._held_again(heads, tonight)
         del tonight
         heads.sort(key=lambda h: (h[1]["date"], h[0]))
         self._history()
@@ -382,11 +382,13 @@ class _Batch:
     def _event_of(competition: str) -> str:
         return competition.split("#", 1)[0]
 
-    def _held_finals(self, heads: list[tuple], tonight: set[str]) -> list[tuple]:
-        """The finals held on an earlier night in the club folders of tonight's finals, tried again: a
-        final held because of another final's list (finals.py) posts the night that list is corrected,
-        without being sent again."""
-        folders = {PurePosixPath(key).parent for key, ev, _ in heads if ev.get("final")}
+    def _held_again(self, heads: list[tuple], tonight: set[str]) -> list[tuple]:
+        """Events held on an earlier night because of another event, tried again without being sent
+        again: a final held for another final's list (finals.py), in the club folders of tonight's
+        finals, and a final or a bridge-week event, in the club folders of tonight's corrections (a
+        corrected list can free a bridge week's place or clear a final's conflict)."""
+        folders = {PurePosixPath(key).parent for key, ev, _ in heads if ev.get("final")} \
+            | {PurePosixPath(event_key(f)).parent for f in self.superseded}
         out = []
         for source_file in self._held_lists() if folders else ():
             key = event_key(source_file)
@@ -394,7 +396,7 @@ class _Batch:
                 continue
             files = {"standings": _load(self.root, source_file), "event": _load(self.root, key + EVENT_SUFFIX)}
             head = self._parse(key, files) if None not in files.values() else None
-            if head is not None and head[1].get("final"):
+            if head is not None and (head[1].get("final") or head[1].get("bridge_week")):
                 out.append(head)
         return out
 

@@ -67,3 +67,27 @@ def test_one_gold_and_one_silver_across_nights_and_a_correction_counts_once(offi
     office.run()
     assert _posted(office) == {f"{ORG}/malmo-bk/guld", f"{ORG}/malmo-bk/silver"}
     assert not _reasons(office, "silver")
+
+
+def test_a_held_event_posts_when_another_event_of_the_week_is_corrected(office):
+    # night 1: three silver events in the week, the third (Wednesday) held. Night 2: the club finds
+    # that Tuesday's event was not part of the bridge week, removes its bridgevecka line and sends
+    # its list again (a corrected event file goes with its list: docs/sweden.md); the week now has
+    # two silver events, so Wednesday's posts without being sent again
+    register(office)
+    week = {"bridgevecka": "Malmöveckan 2024"}
+    post_event(office, "malmo-bk", "vecka-mon", 16, datum="2024-10-14", **SILVER, **week)
+    post_event(office, "malmo-bk", "vecka-tue", 16, datum="2024-10-15", **SILVER, **week)
+    post_event(office, "malmo-bk", "vecka-wed", 16, datum="2024-10-16", **SILVER, **week)
+    office.run()
+    assert f"{ORG}/malmo-bk/vecka-wed" not in _posted(office)
+    post_event(office, "malmo-bk", "vecka-tue", 16, datum="2024-10-15", **SILVER)
+    office.post(f"{ORG}/malmo-bk/vecka-tue.standings.csv",
+                office.inbox.joinpath(f"{ORG}/malmo-bk/vecka-tue.standings.csv").read_text(encoding="utf-8") + "# ändrad\n")
+    assert office.run().exit_code == 0
+    assert {f"{ORG}/malmo-bk/vecka-{d}" for d in ("mon", "tue", "wed")} <= _posted(office)
+    weeks = office.query("select distinct event_id, bridge_week from se_results where event_id like '%vecka-%'")
+    assert dict(zip(weeks["event_id"], weeks["bridge_week"])) == {
+        f"{ORG}/malmo-bk/vecka-mon": "Malmöveckan 2024", f"{ORG}/malmo-bk/vecka-tue": "",
+        f"{ORG}/malmo-bk/vecka-wed": "Malmöveckan 2024"}
+    assert office.query("select count(*) as n from quarantine where source_file like '%vecka-wed%' and is_open")["n"][0] == 0
