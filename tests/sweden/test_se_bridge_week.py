@@ -19,12 +19,17 @@ def _reasons(office, name):
     return [r for f, r in zip(q["source_file"], q["reason"]) if f.endswith(f"/{name}.standings.csv")]
 
 
-def test_a_third_silver_event_of_one_bridge_week_is_held(office):
+def _three_silver_events(office) -> dict:
+    """The register and three silver events of Malmö BK's bridge week, Monday to Wednesday."""
     register(office)
     week = {"bridgevecka": "Malmöveckan 2024"}
-    post_event(office, "malmo-bk", "vecka-mon", 16, datum="2024-10-14", **SILVER, **week)
-    post_event(office, "malmo-bk", "vecka-tue", 16, datum="2024-10-15", **SILVER, **week)
-    post_event(office, "malmo-bk", "vecka-wed", 16, datum="2024-10-16", **SILVER, **week)
+    for day, date in (("mon", "2024-10-14"), ("tue", "2024-10-15"), ("wed", "2024-10-16")):
+        post_event(office, "malmo-bk", f"vecka-{day}", 16, datum=date, **SILVER, **week)
+    return week
+
+
+def test_a_third_silver_event_of_one_bridge_week_is_held(office):
+    week = _three_silver_events(office)
     # a bronze event of the week is not counted; another bridge week of the club, and another
     # organiser's week of the same name, are weeks of their own
     post_event(office, "malmo-bk", "vecka-thu", 16, datum="2024-10-17", bridgevecka="Malmöveckan 2024")
@@ -74,11 +79,7 @@ def test_a_held_event_posts_when_another_event_of_the_week_is_corrected(office):
     # that Tuesday's event was not part of the bridge week, removes its bridgevecka line and sends
     # its list again (a corrected event file goes with its list: docs/sweden.md); the week now has
     # two silver events, so Wednesday's posts without being sent again
-    register(office)
-    week = {"bridgevecka": "Malmöveckan 2024"}
-    post_event(office, "malmo-bk", "vecka-mon", 16, datum="2024-10-14", **SILVER, **week)
-    post_event(office, "malmo-bk", "vecka-tue", 16, datum="2024-10-15", **SILVER, **week)
-    post_event(office, "malmo-bk", "vecka-wed", 16, datum="2024-10-16", **SILVER, **week)
+    _three_silver_events(office)
     office.run()
     assert f"{ORG}/malmo-bk/vecka-wed" not in _posted(office)
     post_event(office, "malmo-bk", "vecka-tue", 16, datum="2024-10-15", **SILVER)
