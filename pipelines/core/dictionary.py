@@ -16,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core.settings import SQL_DIR
 from pipelines.core.sql import literal, open_database
+from pipelines.core.templating import FIXED_TEMPLATES
 
 DICTIONARY = SQL_DIR / "warehouse" / "dictionary.toml"
 README_START = "<!-- data dictionary: generated from sql/warehouse/dictionary.toml by `make docs`; do not edit -->"
@@ -24,7 +25,8 @@ SYSTEM_DOCS = {"mahjong": "#mahjong-league", "bridge": "docs/bridge.md", "jcbl":
                "backgammon": "docs/backgammon.md", "sweden": "docs/sweden.md"}
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
-                         autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True)
+                         autoescape=select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True,
+                         **FIXED_TEMPLATES)
 
 
 @cache

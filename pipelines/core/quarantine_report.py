@@ -12,12 +12,13 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from pipelines.core.publishing import replace_folder, spreadsheet_safe, write_table
+from pipelines.core.templating import FIXED_TEMPLATES
 
 TEMPLATES = Path(__file__).parent / "templates"
 # no run ids: the same open problems give the same report however many runs it took
 COLUMNS = ["source_file", "location", "reason", "record"]
 
-_environment = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]))
+_environment = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]), **FIXED_TEMPLATES)
 
 # The problems of the latest read of each current file version: a version read again (its partner
 # file arrived) is described by that read, not by every earlier one.

@@ -39,15 +39,22 @@ from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.names import other_spellings, read_aliases
 from pipelines.core.publishing import existing_names, replace_folder
 from pipelines.core.sql import arrow, fetch, scratch
+from pipelines.core.templating import FIXED_TEMPLATES
 from pipelines.core.text import rewrite_where_found
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
-                         autoescape=select_autoescape(["html", "j2", "atom"]), trim_blocks=True, lstrip_blocks=True)
+                         autoescape=select_autoescape(["html", "j2", "atom"]), trim_blocks=True, lstrip_blocks=True,
+                         **FIXED_TEMPLATES)
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S | re.I)
 PLAYERS = "players"
 FEED = "feed.atom"
 FEED_ENTRIES = 50  # the newest entries a feed keeps (readers keep what they have seen)
-PLAYER_PAGE_BATCH = 100  # player pages built column-wise together: bounds the night's memory
+# Player pages built column-wise together: at most this many players, and at most LINES_PER_BATCH
+# lines (unless one player has more), which bounds the night's memory: 100 players of a league's
+# 1,600 lines each, 1,000 of a federation's few dozen. Few players per batch cost a query and a
+# lookup of the events' pages each (some 30 ms a batch at 300 clubs)
+PLAYER_PAGE_BATCH = 1000
+LINES_PER_BATCH = 160_000
 parallel.serves_workers(__name__)  # render_player_pages, put_links
 
 
@@ -632,18 +639,24 @@ def _lines_of(con, organisation: str, pairs: pd.DataFrame) -> pa.Table:
 LINES_PER_READ = 250_000
 
 
-def _read_groups(batch_players: list[str], wanted: pd.DataFrame, stamps: pd.DataFrame) -> list[list[list[str]]]:
-    """The batches of PLAYER_PAGE_BATCH players (in order), grouped so that one query reads the
-    lines of a group: consecutive batches while their lines (page_stamps' counts of the `wanted`
-    (player, season) pairs) stay within LINES_PER_READ."""
+def _lines_due(wanted: pd.DataFrame, stamps: pd.DataFrame) -> dict[str, int]:
+    """{player: the lines of the player's pages due}: page_stamps' counts of the `wanted` (player,
+    season) pairs, not of the player's whole history nor the organisation's."""
     per_season = stamps[stamps["player_id"].notna() & ~stamps["whole"].astype(bool)]
     count = dict(zip(zip(per_season["player_id"].astype(str), per_season["season"].astype(str)), per_season["lines"]))
     lines_of: dict[str, int] = {}
     for player, season in zip(wanted["player_id"], wanted["season"]):
         lines_of[player] = lines_of.get(player, 0) + int(count.get((player, str(season)), 0))
+    return lines_of
+
+
+def _read_groups(batch_players: list[str], wanted: pd.DataFrame, stamps: pd.DataFrame) -> list[list[list[str]]]:
+    """The batches of players (in order: at most PLAYER_PAGE_BATCH players and LINES_PER_BATCH
+    lines each), grouped so that one query reads the lines of a group: consecutive batches while
+    their lines (_lines_due) stay within LINES_PER_READ."""
+    lines_of = _lines_due(wanted, stamps)
     groups, current, held = [], [], 0
-    for at in range(0, len(batch_players), PLAYER_PAGE_BATCH):
-        batch = batch_players[at:at + PLAYER_PAGE_BATCH]
+    for batch in _cut(batch_players, lines_of, PLAYER_PAGE_BATCH, LINES_PER_BATCH):
         lines = sum(lines_of.get(p, 0) for p in batch)
         if current and held + lines > LINES_PER_READ:
             groups.append(current)
@@ -651,6 +664,21 @@ def _read_groups(batch_players: list[str], wanted: pd.DataFrame, stamps: pd.Data
         current.append(batch)
         held += lines
     return groups + [current] if current else groups
+
+
+def _cut(players: list[str], lines_of: dict[str, int], most_players: int, most_lines: int) -> list[list[str]]:
+    """`players` in consecutive parts (in order) of at most `most_players` players and at most
+    `most_lines` of their lines (`lines_of`), but never empty: a player with more lines than that
+    is a part of their own."""
+    parts, current, held = [], [], 0
+    for player in players:
+        lines = lines_of.get(player, 0)
+        if current and (len(current) == most_players or held + lines > most_lines):
+            parts.append(current)
+            current, held = [], 0
+        current.append(player)
+        held += lines
+    return parts + [current] if current else parts
 
 
 def _events_of(con, organisation: str, pages: list[dict] | EventPages, period_pages: bool) -> pd.DataFrame:
@@ -751,8 +779,11 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     batch_players = sorted(set(wanted["player_id"]))
     common = {"t": text, "lang": lang, "organisation": org["display_name"]}
     # a history's (or a renamed register's) thousands of pages are rendered and written by both
-    # cores (pipelines/core/parallel.py) while the next batch's lines are read here
-    processes = parallel.workers() if len(wanted) >= PARALLEL_FROM_PLAYER_PAGES else 1
+    # cores (pipelines/core/parallel.py) while the next batch's lines are read here; a night's
+    # pages of a few lines each are done here (a Swedish night's 3,100 pages of 5,500 lines: 2.1 s
+    # here, 2.4 s with the workers, whose jobs are made here all the same)
+    many = len(wanted) >= PARALLEL_FROM_PLAYER_PAGES or sum(_lines_due(wanted, stamps).values()) >= PARALLEL_FROM_LINES
+    processes = parallel.workers() if many else 1
 
     reads = _read_groups(batch_players, wanted, stamps)
 
@@ -790,11 +821,13 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
             if processes <= 1:
                 yield {"common": common, "lines": lines, "pages": batch_pages}
                 continue
-            # a worker's share is a quarter of the batch: what a worker holds while it renders
-            # (the table rows of a league's 800-line pages) is what bounds the run's memory
-            for at in range(0, len(batch), PLAYERS_PER_WORKER_JOB):
-                group = pa.array(batch[at:at + PLAYERS_PER_WORKER_JOB], type=pa.string())
-                members = set(group.to_pylist())
+            # a worker's share is a part of the batch: what a worker holds while it renders (the
+            # table rows of a league's 800-line pages) is what bounds the run's memory
+            counts = pc.value_counts(lines.column("player_id"))
+            lines_of = dict(zip(counts.field("values").to_pylist(), counts.field("counts").to_pylist()))
+            for job in _cut(batch, lines_of, PLAYERS_PER_WORKER_JOB, LINES_PER_WORKER_JOB):
+                group = pa.array(job, type=pa.string())
+                members = set(job)
                 yield {"common": common, "lines": lines.filter(pc.is_in(lines.column("player_id"), value_set=group)),
                        "pages": [page for page in batch_pages if page[2][0] in members]}
 
@@ -841,11 +874,18 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     return written
 
 
-# From this many player pages due in one run, they are rendered by worker processes, the players
-# of each batch in groups of PLAYERS_PER_WORKER_JOB (all the processes of the 200,000-game league's
-# first run: 2.1 GiB with the whole batch of 100 to a worker, 1.5 GiB with a quarter)
-PARALLEL_FROM_PLAYER_PAGES = 1000
-PLAYERS_PER_WORKER_JOB = 25
+# From this many player pages due in one run, or this many lines on them (a league's first run: 1,000
+# pages of 800 lines; a Swedish night's 3,100 pages hold 5,500), they are rendered by worker
+# processes, each batch cut
+# into jobs of at most PLAYERS_PER_WORKER_JOB players and LINES_PER_WORKER_JOB lines. The lines bound
+# a worker's memory (all the processes of the 200,000-game league's first run: 2.1 GiB with a whole
+# batch of 100 players of 1,600 lines to a worker, 1.5 GiB with a quarter); the players keep a
+# federation's few-line pages from costing a job each quarter of a hundred (a job's charts are one
+# query of some 10 ms: 132 jobs of 25 players cost a Swedish night of 3,300 pages 1.4 s of CPU)
+PARALLEL_FROM_PLAYER_PAGES = 10_000
+PARALLEL_FROM_LINES = 200_000
+PLAYERS_PER_WORKER_JOB = 250
+LINES_PER_WORKER_JOB = 40_000
 
 
 def render_player_pages(job: dict) -> list[str]:

@@ -9,7 +9,13 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescap
 
 CORE_TEMPLATES = Path(__file__).parent / "templates"
 
+# The templates are the package's own files, not edited while a run renders: each is read once per
+# process, not looked up on disk again for every page (Jinja's auto_reload stats a template and each
+# one it extends or includes on every get_template: 0.3-0.45 s of CPU in a Swedish night's 3,300
+# player pages). Every environment of the project is made with these.
+FIXED_TEMPLATES = {"auto_reload": False}
+
 
 def template_env(folder: Path, **options) -> Environment:
-    settings = {"autoescape": select_autoescape(["html", "j2"]), "keep_trailing_newline": True} | options
+    settings = {"autoescape": select_autoescape(["html", "j2"]), "keep_trailing_newline": True} | FIXED_TEMPLATES | options
     return Environment(loader=ChoiceLoader([FileSystemLoader(folder), FileSystemLoader(CORE_TEMPLATES)]), **settings)

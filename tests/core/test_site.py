@@ -351,6 +351,38 @@ def test_the_lines_of_consecutive_batches_are_read_together_up_to_the_limit(monk
     assert site._read_groups(players, wanted, stamps) == [[["p1", "p2"], ["p3", "p4"]], [["p5", "p6"]]]
 
 
+def test_players_are_cut_into_parts_by_players_and_by_lines():
+    """Batches and worker jobs: at most 2 players and 6 lines a part, in order, never empty. By
+    hand: p1 + p2 = 3 + 3 = 6 lines (the limit itself); p3's 10 lines pass 6 alone: a part of its
+    own; p4 + p5 = 1 + 1; p6 would be a third player: a new part."""
+    from pipelines.core import site
+
+    lines = {"p1": 3, "p2": 3, "p3": 10, "p4": 1, "p5": 1, "p6": 0}
+    assert site._cut(["p1", "p2", "p3", "p4", "p5", "p6"], lines, 2, 6) == [["p1", "p2"], ["p3"], ["p4", "p5"], ["p6"]]
+    assert site._cut([], lines, 2, 6) == []
+
+
+def test_a_batch_holds_at_most_its_lines_as_well_as_its_players(monkeypatch):
+    """Batches of at most 3 players and 4 lines (page_stamps' counts of the pairs due): p1 (2) +
+    p2 (2) = 4; p3 (1) + p4 (0) + p5 (1) = 2 (three players); p6 (9) alone. Read limit 6: the
+    first two batches (4 + 2) read together, p6 on its own."""
+    import pandas as pd
+
+    from pipelines.core import site
+
+    monkeypatch.setattr(site, "PLAYER_PAGE_BATCH", 3)
+    monkeypatch.setattr(site, "LINES_PER_BATCH", 4)
+    monkeypatch.setattr(site, "LINES_PER_READ", 6)
+    stamps = pd.DataFrame({
+        "player_id": ["p1", "p2", "p3", "p5", "p6", None],
+        "season": ["2026", "2026", "2026", "2026", "2026", None],
+        "whole": [False, False, False, False, False, True],
+        "lines": [2, 2, 1, 1, 9, 15]})
+    wanted = pd.DataFrame({"player_id": ["p1", "p2", "p3", "p4", "p5", "p6"], "season": ["2026"] * 6})
+    players = ["p1", "p2", "p3", "p4", "p5", "p6"]
+    assert site._read_groups(players, wanted, stamps) == [[["p1", "p2"], ["p3", "p4", "p5"]], [["p6"]]]
+
+
 def test_the_feed_keeps_the_newest_run_and_file_pairs_with_their_lines_counted():
     """Entries are (run, file), newest run date first, then the later run, then the file; only the
     organisation's lines count. By hand: r3 (11-03, a recomputation) reposts b.txt (1 line, 1
