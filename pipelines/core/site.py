@@ -1036,17 +1036,31 @@ def refresh_notes(page: str, notes_html: str, text: dict[str, str]) -> str | Non
 
 
 def _write_if_changed(path: Path, text: str) -> bool:
-    """A night that changes nothing publishes nothing (the run reports what it wrote)."""
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
+    """A night that changes nothing publishes nothing (the run reports what it wrote). A page of
+    another size has changed: it is not read to be compared (most of a night's pages have new
+    lines; reading each cost a tenth of a millisecond)."""
+    data = text.encode("utf-8")
+    try:
+        size = os.stat(path).st_size
+    except FileNotFoundError:
+        size = None
+    if size == len(data) and path.read_bytes() == data:
         return False
-    _replace_text(path, text)
+    _replace_bytes(path, data)
     return True
 
 
 def _replace_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _replace_bytes(path, text.encode("utf-8"))
+
+
+def _replace_bytes(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.tmp")  # a run killed while writing leaves the old page whole
-    tmp.write_text(text, encoding="utf-8")
+    try:
+        tmp.write_bytes(data)
+    except FileNotFoundError:  # the first page of its folder
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
     os.replace(tmp, path)
 
 

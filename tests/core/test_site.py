@@ -423,3 +423,23 @@ def test_the_feed_keeps_the_newest_run_and_file_pairs_with_their_lines_counted()
     for limit in (50, 3, 1):
         got = feed_entries(con, "o", limit)
         assert [tuple(r) for r in got.itertuples(index=False)] == want[:limit], limit
+
+
+def test_a_page_is_written_only_where_its_bytes_change(tmp_path):
+    """The same text: not written (the file keeps its inode and mtime). A text of the same size
+    that differs ("Rosa" -> "Rose"): written, although its size does not tell. Another size:
+    written. A page in a folder not made yet: its folder is made."""
+    from pipelines.core import site
+
+    page = tmp_path / "players" / "rosa.html"
+    assert site._write_if_changed(page, "<p>Rosa Quinn – 5.00</p>\n") is True
+    assert page.read_text(encoding="utf-8") == "<p>Rosa Quinn – 5.00</p>\n"
+    before = page.stat()
+    assert site._write_if_changed(page, "<p>Rosa Quinn – 5.00</p>\n") is False
+    after = page.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert site._write_if_changed(page, "<p>Rose Quinn – 5.00</p>\n") is True
+    assert page.read_text(encoding="utf-8") == "<p>Rose Quinn – 5.00</p>\n"
+    assert site._write_if_changed(page, "<p>Rose Quinn – 15.00</p>\n") is True
+    assert page.read_text(encoding="utf-8") == "<p>Rose Quinn – 15.00</p>\n"
+    assert sorted(p.name for p in page.parent.iterdir()) == ["rosa.html"]  # no temporary file left
