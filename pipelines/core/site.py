@@ -650,11 +650,12 @@ def _lines_due(wanted: pd.DataFrame, stamps: pd.DataFrame) -> dict[str, int]:
     return lines_of
 
 
-def _read_groups(batch_players: list[str], wanted: pd.DataFrame, stamps: pd.DataFrame) -> list[list[list[str]]]:
+def _read_groups(batch_players: list[str], wanted: pd.DataFrame, stamps: pd.DataFrame,
+                 lines_of: dict[str, int] | None = None) -> list[list[list[str]]]:
     """The batches of players (in order: at most PLAYER_PAGE_BATCH players and LINES_PER_BATCH
     lines each), grouped so that one query reads the lines of a group: consecutive batches while
-    their lines (_lines_due) stay within LINES_PER_READ."""
-    lines_of = _lines_due(wanted, stamps)
+    their lines (_lines_due, or `lines_of` when the caller has it) stay within LINES_PER_READ."""
+    lines_of = _lines_due(wanted, stamps) if lines_of is None else lines_of
     groups, current, held = [], [], 0
     for batch in _cut(batch_players, lines_of, PLAYER_PAGE_BATCH, LINES_PER_BATCH):
         lines = sum(lines_of.get(p, 0) for p in batch)
@@ -782,10 +783,11 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     # cores (pipelines/core/parallel.py) while the next batch's lines are read here; a night's
     # pages of a few lines each are done here (a Swedish night's 3,100 pages of 5,500 lines: 2.1 s
     # here, 2.4 s with the workers, whose jobs are made here all the same)
-    many = len(wanted) >= PARALLEL_FROM_PLAYER_PAGES or sum(_lines_due(wanted, stamps).values()) >= PARALLEL_FROM_LINES
+    lines_due = _lines_due(wanted, stamps)
+    many = len(wanted) >= PARALLEL_FROM_PLAYER_PAGES or sum(lines_due.values()) >= PARALLEL_FROM_LINES
     processes = parallel.workers() if many else 1
 
-    reads = _read_groups(batch_players, wanted, stamps)
+    reads = _read_groups(batch_players, wanted, stamps, lines_due)
 
     def jobs():
         for group in reads:
