@@ -571,7 +571,7 @@ def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
     (match lines, bonus and closing lines), HTML escaped; plus spelare.csv (spreadsheet-safe)."""
     from pipelines.core.templating import template_env
 
-    from pipelines.core.publishing import replace_folder, spreadsheet_safe
+    from pipelines.core.publishing import folder_holds, replace_folder, spreadsheet_safe
     from pipelines.core.sql import fetch
 
     organisation = org["organisation"]
@@ -590,7 +590,7 @@ def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
     finals = fetch(con, "select * from se_series_final_places where series like ? order by series, place", [organisation + "/%"])
     env = template_env(Path(__file__).parent / "templates")
     page = env.from_string(_PAGE)
-    written = []
+    written, standing = [], []
     for series, g in standings.groupby("series", sort=True):
         mine = players[players["series"] == series]
         fmt = (lambda v: "" if v is None or pd.isna(v) else str(v))
@@ -611,9 +611,13 @@ def publish_series(con, org: pd.Series, out_dir: Path) -> list[Path]:
         rel = str(series)[len(organisation) + 1:]
         club, _, sid = rel.rpartition("/")
         target = out_dir / club / f"serie-{sid}"
-        replace_folder(target, {"index.html": html, "spelare.csv": buf.getvalue()})
+        standing.append(target)
+        files = {"index.html": html, "spelare.csv": buf.getvalue()}
+        if folder_holds(target, files):
+            continue  # a night that changes nothing of a series writes nothing of it
+        replace_folder(target, files)
         written.append(target)
-    _remove_withdrawn_series(out_dir, written)
+    _remove_withdrawn_series(out_dir, standing)
     return written
 
 

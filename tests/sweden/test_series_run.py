@@ -359,6 +359,32 @@ def test_a_withdrawn_series_loses_its_page_as_in_a_fresh_run(office):
     assert holdings(office) == {e: 16 for e in E[:4]}  # Ek won 18-12: 64 × 2/8 each; Tall's lines reversed
 
 
+def test_a_night_that_changes_nothing_of_a_series_writes_nothing_of_it(office):
+    """Two series posted; a night with nothing new writes no publication at all (the series pages
+    were rewritten every night before, with their workbooks, and the site linked them again). A
+    night that adds a match to one series rewrites that series' folder, not the other's."""
+    office.post(f"{SERIES}.series.txt", SERIES_FILE)
+    office.post(f"{SERIES}/r1-ek-gran.match.txt", match(1, "2026-10-01", "Lag Ek", "Lag Gran", 18, 12,
+                                                        halves(E[:4], E[:4], G, G)))
+    other = f"{CLUB}/vinterserien"
+    office.post(f"{other}.series.txt", SERIES_FILE.replace("klubbserien", "vinterserien"))
+    office.post(f"{other}/r1.match.txt", match(1, "2026-10-01", "Lag Tall", "Lag Björk", 18, 12,
+                                               halves(T[:4], T[:4], B, B), series="vinterserien"))
+    assert office.run(date(2026, 10, 2)).exit_code == 0
+    pages = office.state / "publications" / ORG / "malmo-bk"
+    winter = (pages / "serie-vinterserien" / "index.html").stat()
+    quiet = office.run(date(2026, 10, 2))
+    assert quiet.exit_code == 0 and quiet.report["publications"] == []
+    office.post(f"{SERIES}/r2-ek-tall.match.txt", match(2, "2026-10-08", "Lag Ek", "Lag Tall", 13, 17,
+                                                        halves(E[:4], E[:4], T[:4], T[:4])))
+    night = office.run(date(2026, 10, 9))
+    assert night.exit_code == 0
+    assert str(pages / "serie-klubbserien") in night.report["publications"]
+    assert not any("serie-vinterserien" in p for p in night.report["publications"])
+    after = (pages / "serie-vinterserien" / "index.html").stat()
+    assert (after.st_ino, after.st_mtime_ns) == (winter.st_ino, winter.st_mtime_ns)
+
+
 def test_a_match_held_for_an_unknown_member_posts_when_the_new_register_arrives(tmp_path):
     # the register knows the 600 members of se_helpers except the newcomer 299999 (Ek's e4 seat)
     o = Office(tmp_path)
