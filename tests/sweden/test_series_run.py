@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -337,7 +338,9 @@ def test_a_copy_of_the_final_in_a_sub_folder_is_quarantined_and_the_series_award
     assert sorted(zip(fin["player_id"], [Decimal(p) for p in fin["points"]])) == [(e, Decimal(30)) for e in E]
 
 
-def test_a_withdrawn_series_loses_its_page_as_in_a_fresh_run(office):
+def _two_series_posted(office) -> tuple[str, Path]:
+    """The club series (Ek beat Gran 18-12) and a winter series (Tall beat Björk 18-12), each one
+    match, posted on 2026-10-02: (the winter series' id, the club's publication folder)."""
     office.post(f"{SERIES}.series.txt", SERIES_FILE)
     office.post(f"{SERIES}/r1-ek-gran.match.txt", match(1, "2026-10-01", "Lag Ek", "Lag Gran", 18, 12,
                                                         halves(E[:4], E[:4], G, G)))
@@ -347,6 +350,11 @@ def test_a_withdrawn_series_loses_its_page_as_in_a_fresh_run(office):
                                                halves(T[:4], T[:4], B, B), series="vinterserien"))
     assert office.run(date(2026, 10, 2)).exit_code == 0
     pages = office.state / "publications" / ORG / "malmo-bk"
+    return other, pages
+
+
+def test_a_withdrawn_series_loses_its_page_as_in_a_fresh_run(office):
+    other, pages = _two_series_posted(office)
     assert (pages / "serie-klubbserien" / "index.html").is_file() and (pages / "serie-vinterserien" / "index.html").is_file()
     # the winter series' only match is corrected into a version that is quarantined (a VP that
     # is not a number): its lines are reversed, the series has no standing match, and its page
@@ -363,15 +371,7 @@ def test_a_night_that_changes_nothing_of_a_series_writes_nothing_of_it(office):
     """Two series posted; a night with nothing new writes no publication at all (the series pages
     were rewritten every night before, with their workbooks, and the site linked them again). A
     night that adds a match to one series rewrites that series' folder, not the other's."""
-    office.post(f"{SERIES}.series.txt", SERIES_FILE)
-    office.post(f"{SERIES}/r1-ek-gran.match.txt", match(1, "2026-10-01", "Lag Ek", "Lag Gran", 18, 12,
-                                                        halves(E[:4], E[:4], G, G)))
-    other = f"{CLUB}/vinterserien"
-    office.post(f"{other}.series.txt", SERIES_FILE.replace("klubbserien", "vinterserien"))
-    office.post(f"{other}/r1.match.txt", match(1, "2026-10-01", "Lag Tall", "Lag Björk", 18, 12,
-                                               halves(T[:4], T[:4], B, B), series="vinterserien"))
-    assert office.run(date(2026, 10, 2)).exit_code == 0
-    pages = office.state / "publications" / ORG / "malmo-bk"
+    _, pages = _two_series_posted(office)
     winter = (pages / "serie-vinterserien" / "index.html").stat()
     quiet = office.run(date(2026, 10, 2))
     assert quiet.exit_code == 0 and quiet.report["publications"] == []
