@@ -878,8 +878,8 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
 
 # From this many player pages due in one run, or this many lines on them (a league's first run: 1,000
 # pages of 800 lines; a Swedish night's 3,100 pages hold 5,500), they are rendered by worker
-# processes, each batch cut
-# into jobs of at most PLAYERS_PER_WORKER_JOB players and LINES_PER_WORKER_JOB lines. The lines bound
+# processes, each batch cut into jobs of at most PLAYERS_PER_WORKER_JOB players and
+# LINES_PER_WORKER_JOB lines. The lines bound
 # a worker's memory (all the processes of the 200,000-game league's first run: 2.1 GiB with a whole
 # batch of 100 players of 1,600 lines to a worker, 1.5 GiB with a quarter); the players keep a
 # federation's few-line pages from costing a job each quarter of a hundred (a job's charts are one
