@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape  # a message names [options] and [[seasons]] tables: text, not markup
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -63,7 +64,7 @@ def _office(config_file: Path | None, **flags) -> OfficeConfig:
     try:
         config, _ = load_config(config_file)
     except SettingsError as error:
-        console.print(f"[red]configuration error, nothing was done:[/red]\n{error}", markup=True, highlight=False)
+        console.print(f"[red]configuration error, nothing was done:[/red]\n{escape(str(error))}", markup=True, highlight=False)
         sys.exit(EXIT_CONFIG)
     return merged(config, **flags)
 
@@ -93,16 +94,16 @@ def _locked_run(office: OfficeConfig, as_of: date | None, what: str, **kw) -> ni
                                progress=_RichProgress(progress), enabled=office.organisations,
                                max_file_mb=office.max_file_mb or DEFAULT_MAX_FILE_MB, **kw)
     except nightly.RunLocked as error:
-        console.print(f"[red]{error}[/red]")
+        console.print(f"[red]{escape(str(error))}[/red]")
         sys.exit(nightly.EXIT_LOCKED)
     except SettingsError as error:
-        console.print(f"[red]settings error, nothing was posted:[/red] {error}", highlight=False)
+        console.print(f"[red]settings error, nothing was posted:[/red] {escape(str(error))}", highlight=False)
         sys.exit(EXIT_CONFIG)
     except nightly.OutputsFailed as error:
-        console.print(f"[red]{error}[/red]")
+        console.print(f"[red]{escape(str(error))}[/red]")
         sys.exit(nightly.EXIT_FAILED)
     except Exception as error:  # noqa: BLE001 - the office needs one clear line, and the state is intact
-        console.print(f"[red]{what} failed, nothing was posted ({type(error).__name__}):[/red] {error}")
+        console.print(f"[red]{what} failed, nothing was posted ({type(error).__name__}):[/red] {escape(str(error))}")
         sys.exit(nightly.EXIT_FAILED)
 
 
@@ -170,7 +171,7 @@ def recompute(inbox_dir: Path | None, state_dir: Path | None, organisation: str 
     try:
         organisations = load_organisations(office.data_dir or DATA_DIR, office.organisations)
     except SettingsError as error:
-        console.print(f"[red]settings error, nothing was posted:[/red] {error}", highlight=False)
+        console.print(f"[red]settings error, nothing was posted:[/red] {escape(str(error))}", highlight=False)
         sys.exit(EXIT_CONFIG)
     if organisation and organisation not in organisations.index:
         console.print(f"[red]unknown organisation {organisation!r}; known: {', '.join(organisations.index)}[/red]",
@@ -284,7 +285,7 @@ def check(files: tuple[Path, ...], organisation: str | None, as_of: date | None,
             report = check_files(list(files), organisations, organisation, as_of or date.today(),
                                  office.data_dir or DATA_DIR, Path(scratch), state=state_dir)
     except (SettingsError, KeyError) as error:
-        console.print(f"[red]{error.args[0] if isinstance(error, KeyError) else error}[/red]", highlight=False)
+        console.print(f"[red]{escape(str(error.args[0] if isinstance(error, KeyError) else error))}[/red]", highlight=False)
         sys.exit(EXIT_CONFIG)
     problems = 0
     for item in report:

@@ -8,9 +8,9 @@ column range, place row, tie capacity, per-match award and the rounding mode liv
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from pipelines.core.rule_tables import as_decimals, checked, read_csv_text
 from pipelines.core.settings import DATA_DIR, cached_by_content  # the bundled rule data (checkout or wheel)
 import pandas as pd
 
@@ -46,22 +46,11 @@ class BackgammonRules:
         return sorted(self.per_match["level"].unique())
 
 
-def _to_decimal(text: object, table: str, column: str) -> Decimal:
-    try:
-        value = Decimal(str(text).strip())
-    except InvalidOperation:
-        raise ValueError(f"{table}: column {column}: {text!r} is not a decimal number") from None
-    if not value.is_finite():
-        raise ValueError(f"{table}: column {column}: {text!r} is not a finite number")
-    return value
-
-
 def _read_table(directory: Path, name: str) -> pd.DataFrame:
     filename, model, decimal_columns = _TABLES[name]
-    frame = pd.read_csv(directory / filename, dtype=str, keep_default_na=False, na_values=[""])
-    for column in decimal_columns:
-        frame[column] = frame[column].map(lambda v, c=column: _to_decimal(v, filename, c)).astype(object)
-    return model.validate(frame, lazy=True)
+    label = f"rules/backgammon/{filename}"  # as the office finds it in its data folder
+    frame = read_csv_text(directory / filename, label, na_values=[""])
+    return checked(model, as_decimals(frame, decimal_columns, label), label)
 
 
 def _check_references(rules: BackgammonRules) -> BackgammonRules:

@@ -185,6 +185,11 @@ class BackgammonSystem:
             groups.setdefault(find(i), []).append(source)
         return list(groups.values())
 
+    def check_settings(self, data_dir: Path, org: pd.Series) -> None:
+        """The club's [options] and the rule tables, checked before the run reads anything."""
+        _check_options(org)
+        load_rules(Path(data_dir) / "rules" / "backgammon")
+
     def rules(self, ctx: RunContext) -> BackgammonRules:
         return load_rules(Path(ctx.data_dir) / "rules" / "backgammon")
 

@@ -33,6 +33,11 @@ def _dir(rules_dir: Path | None) -> Path:
     return Path(rules_dir) if rules_dir is not None else (_RUN_RULES_DIR.get() or RULES_DIR)
 
 
+def rules_dir_in_use() -> Path:
+    """The folder the tables are read from here (the run's data folder's, or the bundled one)."""
+    return _dir(None)
+
+
 def _read(name: str, rules_dir: Path | None) -> pd.DataFrame:
     return pd.read_csv(_dir(rules_dir) / name, keep_default_na=False, na_values=[""])
 

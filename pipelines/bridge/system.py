@@ -28,17 +28,22 @@ from pipelines.bridge.parse_pbn import parse_pbn
 from pipelines.bridge.parse_usebio import parse_usebio
 from pipelines.bridge.rules import load_vp_scales
 from pipelines.bridge.standings import compute_standings
-from pipelines.core.settings import SettingsError
+from pipelines.core.config import nearest
+from pipelines.core.rule_tables import checked
+from pipelines.core.settings import SettingsError, cached_by_content
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.core.validation import describe_failures, failure_cases, validate_settings
 from schemas.bridge import (
+    BoardRotation,
     BridgeBoardResult,
     BridgeEventSettings,
     BridgeOptions,
     BridgeSession,
     BridgeSessionStanding,
     BridgeTeamMatch,
+    ImpTable,
     TravellerLines,
+    VpScales,
 )
 from schemas.common import arrow_schema, empty_frame
 from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
@@ -67,7 +72,9 @@ def options_of(org: pd.Series) -> dict:
     raw = json.loads(org["options"] or "{}")
     unknown = sorted(set(raw) - set(DEFAULT_OPTIONS))
     if unknown:
-        raise SettingsError(f"{where}: unknown bridge option(s) {', '.join(unknown)}; known: {', '.join(DEFAULT_OPTIONS)}")
+        raise SettingsError(f"{where}: unknown bridge option(s) "
+                            f"{', '.join(repr(u) + nearest(u, list(DEFAULT_OPTIONS)) for u in unknown)}; "
+                            f"known: {', '.join(DEFAULT_OPTIONS)}")
     opts = {**DEFAULT_OPTIONS, **raw}
     if not isinstance(opts["acbl_scale"], bool):
         raise SettingsError(f"{where}: acbl_scale must be true or false, found {opts['acbl_scale']!r}")
@@ -84,9 +91,9 @@ def options_of(org: pd.Series) -> dict:
                                 f"{', '.join(EVENT_SETTINGS)}; found {', '.join(sorted(e))}")
     per_event = pd.DataFrame([{**{k: opts[k] for k in EVENT_SETTINGS}, **e} for e in events],
                              columns=["name", *EVENT_SETTINGS])
-    validate_settings(BridgeEventSettings, per_event, f"{where} [[options.events]]")
+    validate_settings(BridgeEventSettings, per_event, f"{where} [[options.events]]", lambda i: f"number {i + 1}")
     flat = {k: v for k, v in opts.items() if k != "events"}
-    validate_settings(BridgeOptions, pd.DataFrame([flat]).astype({"boards_per_match": "Int64"}), where)
+    validate_settings(BridgeOptions, pd.DataFrame([flat]).astype({"boards_per_match": "Int64"}), where, None)
     scales = set(load_vp_scales()["scale_id"])
     if opts["vp_scale"] not in scales:
         raise SettingsError(f"{where}: vp_scale {opts['vp_scale']!r} is not in data/rules/bridge/vp_scales.csv "
@@ -423,6 +430,20 @@ class BridgeSystem:
     }
     warehouse_sql = ["warehouse/bridge_sessions", "warehouse/board_results", "warehouse/session_standings",
                      "warehouse/team_matches"]
+
+    def check_settings(self, data_dir: Path, org: pd.Series) -> None:
+        """The club's [options] and the rule tables, checked before the run reads anything."""
+        from pipelines.bridge.rules import load_board_rotation, load_imp_table, rules_dir_in_use, rules_from
+
+        def check_tables() -> bool:
+            for model, table, load in ((ImpTable, "imp_table.csv", load_imp_table), (BoardRotation, "board_rotation.csv",
+                                        load_board_rotation), (VpScales, "vp_scales.csv", load_vp_scales)):
+                checked(model, load(), f"rules/bridge/{table}")
+            return True
+
+        with rules_from(data_dir):
+            options_of(org)
+            cached_by_content("bridge.rule_tables_checked", (rules_dir_in_use(),), check_tables)
 
     def process(self, ctx: RunContext, org: pd.Series, sources: list[SourceFile], active: pd.DataFrame,
                 superseded: set[str]) -> SystemBatch:

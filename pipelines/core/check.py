@@ -9,6 +9,7 @@ import pandas as pd
 from pipelines.core.inbox import sha256_of
 from pipelines.core.lake import Lake
 from pipelines.core.processing import process_isolated
+from pipelines.core.rule_tables import check_settings
 from pipelines.core.settings import DEFAULT_MAX_FILE_MB, StatePaths
 from pipelines.core.system import RunContext, SourceFile, get_system
 
@@ -61,6 +62,7 @@ def check_files(files: list[Path], organisations: pd.DataFrame, organisation: st
                            f"named after its organisation (known: {', '.join(organisations.index)})")
         org = organisations.loc[org_id]
         system = get_system(org["system"])
+        check_settings(data_dir, organisations.loc[[org_id]])  # as the run does: its settings first (once per content)
         inside = path.resolve().relative_to(folder) if folder is not None and folder.name == org_id else Path(path.name)
         source_file = f"{org_id}/{inside.as_posix()}"
         if path.suffix.lower() not in system.accepted_suffixes:

@@ -43,6 +43,7 @@ from pipelines.core.recompute import (
     rule_data_record,
     rule_data_warnings,
 )
+from pipelines.core.rule_tables import check_settings
 from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, StatePaths, load_organisations, values_kept_in
 from pipelines.core.sql import connect, duckdb_config
 from pipelines.core.system import RunContext, SourceFile, get_system
@@ -202,6 +203,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     recovered = lake.recover()
     known = load_organisations(data_dir)
     organisations = load_organisations(data_dir, enabled)
+    check_settings(data_dir, organisations)
     ctx = RunContext(run_id=run_id, as_of=as_of, lake=lake, data_dir=data_dir, inbox=inbox_dir, checkpoint=_checkpoint)
 
     # -- scan ----------------------------------------------------------------------------------

@@ -13,7 +13,10 @@ A rule system is a module under pipelines/<system>/ whose `SYSTEM` object has:
 * `warehouse_tables(ctx, organisation) -> {name: DataFrame}`: small data tables its views join,
 * `warehouse_sql`: names of sql/ files that create its warehouse views,
 * `publish(ctx, con, organisation, affected_months, out_dir) -> list[Path]`,
-* `explain(con, player_id, event_id) -> list[str]`: extra lines for `pointledger explain`.
+* `explain(con, player_id, event_id) -> list[str]`: extra lines for `pointledger explain`,
+* `check_settings(data_dir, organisation)` (optional): raise SettingsError for a mistake in the
+  organisation's settings or the system's rule tables (pipelines/core/rule_tables.py); the run
+  calls it for every enabled organisation before it reads anything.
 """
 from __future__ import annotations
 

@@ -80,15 +80,13 @@ def describe_failures(cases: pd.DataFrame) -> list[str]:
     ]
 
 
-def validate_settings(model: type[pa.DataFrameModel], frame: pd.DataFrame, what: str) -> pd.DataFrame:
-    """For rule and calendar tables: any failure stops the run with every problem listed."""
-    from pipelines.core.settings import SettingsError
+def validate_settings(model: type[pa.DataFrameModel], frame: pd.DataFrame, what: str, line_of="csv") -> pd.DataFrame:
+    """For rule and calendar tables: any failure stops the run with every problem listed, in the
+    office's terms (pipelines/core/rule_tables.py). `line_of` names a row: "csv" for a CSV file's
+    line (the header is line 1), a function of the row's index, or None for a one-row table."""
+    from pipelines.core.rule_tables import checked, csv_line
 
-    validated, cases = failure_cases(model, frame)
-    if len(cases):
-        problems = "\n  ".join(describe_failures(cases))
-        raise SettingsError(f"{what} is invalid:\n  {problems}")
-    return validated
+    return checked(model, frame, what, csv_line if line_of == "csv" else line_of)
 
 
 def _no_failures() -> pd.DataFrame:

@@ -6,13 +6,13 @@ an event date (the latest ``effective_from`` on or before it) as a ``RuleSet`` o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
+from pipelines.core.rule_tables import as_decimals, checked, read_csv_text
 from pipelines.core.settings import DATA_DIR, cached_by_content  # the bundled rule data (checkout or wheel)
 import pandas as pd
 import pandera.pandas as pa
-from pandera.errors import SchemaErrors
 
 from schemas import jcbl as S
 
@@ -43,49 +43,24 @@ _TABLES: dict[str, tuple[type[pa.DataFrameModel], list[str], list[str]]] = {
 _TRUE = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 
 
-def _to_decimal(text: str, where: str) -> Decimal | None:
-    if text == "":
-        return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise JcblRulesError(f"{where}: expected a decimal number, found {text!r}") from None
-    if not value.is_finite():
-        raise JcblRulesError(f"{where}: expected a decimal number, found {text!r}")
-    return value
-
-
 def _read_table(rules_dir: Path, name: str) -> pd.DataFrame:
     model, decimals, bools = _TABLES[name]
     path = rules_dir / f"{name}.csv"
-    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
-    df = raw.copy()
-    for col in decimals:
-        if col in df:
-            df[col] = pd.Series(
-                [_to_decimal(v, f"{path.name} line {i + 2} column {col}") for i, v in enumerate(raw[col])],
-                index=df.index, dtype=object,
-            )
+    label = f"rules/jcbl/{path.name}"  # as the office finds it in its data folder
+    raw = read_csv_text(path, label, error=JcblRulesError)
+    df = as_decimals(raw, decimals, label, empty_is_none=True, error=JcblRulesError)
     for col in bools:
         if col in df:
             bad = ~raw[col].str.lower().isin(list(_TRUE))
             if bad.any():
                 i = int(bad.idxmax())
-                raise JcblRulesError(f"{path.name} line {i + 2} column {col}: expected true/false, found {raw[col][i]!r}")
+                raise JcblRulesError(f"{label} line {i + 2} column {col}: expected true/false, found {raw[col][i]!r}")
             df[col] = raw[col].str.lower().map(_TRUE).astype(bool)
     for col in df.columns:
         if col not in decimals and col not in bools and model.to_schema().columns.get(col) is not None:
             if model.to_schema().columns[col].nullable:
                 df[col] = df[col].replace("", None)
-    try:
-        return model.validate(df, lazy=True)
-    except SchemaErrors as e:
-        cases = e.failure_cases[["column", "check", "failure_case", "index"]]
-        lines = "; ".join(
-            f"{path.name} line {'?' if pd.isna(r.index) else int(r.index) + 2} column {r.column}: {r.check} (found {r.failure_case!r})"
-            for r in cases.itertuples()
-        )
-        raise JcblRulesError(f"invalid JCBL rule table {path}: {lines}") from None
+    return checked(model, df, label, error=JcblRulesError)
 
 
 @dataclass(frozen=True)

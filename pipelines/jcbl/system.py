@@ -208,6 +208,11 @@ class JcblSystem:
             groups.setdefault(key, []).append(s)
         return list(groups.values())
 
+    def check_settings(self, data_dir: Path, org: pd.Series) -> None:
+        """The organisation's [options] and the rule tables, checked before the run reads anything."""
+        _check_options(org)
+        load_rules(Path(data_dir) / "rules" / "jcbl")
+
     def rules(self, ctx: RunContext) -> JcblRules:
         return load_rules(Path(ctx.data_dir) / "rules" / "jcbl")
 

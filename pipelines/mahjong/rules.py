@@ -44,14 +44,14 @@ def load_league_rules(data_dir: Path, organisation: pd.Series) -> LeagueRules:
 def _load(data_dir: Path, organisation: pd.Series) -> LeagueRules:
     ruleset, calendar = organisation["ruleset"], organisation["calendar"]
     versions = _read_csv(data_dir / "rules" / "mahjong" / "rule_versions.csv")
-    versions = validate_settings(RuleVersion, versions[versions["ruleset"] == ruleset], "data/rules/mahjong/rule_versions.csv")
+    versions = validate_settings(RuleVersion, versions[versions["ruleset"] == ruleset], "rules/mahjong/rule_versions.csv")
     if versions.empty:
-        raise SettingsError(f"data/rules/mahjong/rule_versions.csv has no rule version of ruleset {ruleset!r}")
+        raise SettingsError(f"rules/mahjong/rule_versions.csv has no rule version of ruleset {ruleset!r}")
     placing = _read_csv(data_dir / "rules" / "mahjong" / "placing_points.csv")
-    placing = validate_settings(PlacingPoints, placing[placing["ruleset"] == ruleset], "data/rules/mahjong/placing_points.csv")
+    placing = validate_settings(PlacingPoints, placing[placing["ruleset"] == ruleset], "rules/mahjong/placing_points.csv")
     missing = set(versions["rule_version"]) - set(placing["rule_version"])
     if missing:
-        raise SettingsError(f"data/rules/mahjong/placing_points.csv has no placing points for {sorted(missing)}")
+        raise SettingsError(f"rules/mahjong/placing_points.csv has no placing points for {sorted(missing)}")
 
     settings = read_toml(data_dir / "calendars" / f"{calendar}.toml")
     seasons = pd.DataFrame(
@@ -62,12 +62,12 @@ def _load(data_dir: Path, organisation: pd.Series) -> LeagueRules:
         ],
         columns=["calendar", "season", "name", "starts_on", "ends_on"],
     )
-    seasons = validate_settings(Season, seasons, f"data/calendars/{calendar}.toml [[seasons]]")
+    seasons = validate_settings(Season, seasons, f"calendars/{calendar}.toml [[seasons]]", lambda i: f"number {i + 1}")
     scheme = pd.DataFrame(
         [{"calendar": calendar, "months_per_period": settings.get("months_per_period"),
           "anchor": settings.get("anchor"), "period_names": "|".join(settings.get("period_names", []))}]
     )
-    scheme = validate_settings(PeriodScheme, scheme, f"data/calendars/{calendar}.toml")
+    scheme = validate_settings(PeriodScheme, scheme, f"calendars/{calendar}.toml", None)
 
     alias_path = data_dir / "aliases" / f"{organisation['aliases']}.csv"
     aliases = _read_csv(alias_path) if pd.notna(organisation["aliases"]) and alias_path.exists() else pd.DataFrame(columns=["alias", "player_id"])

@@ -151,6 +151,10 @@ class MahjongSystem:
     lake_tables = {"mahjong_results": MahjongResult}
     warehouse_sql = ["warehouse/mahjong_results", "warehouse/mahjong_leaderboard"]
 
+    def check_settings(self, data_dir: Path, org: pd.Series) -> None:
+        """The league's rule, calendar and alias tables, checked before the run reads anything."""
+        load_league_rules(data_dir, org)
+
     def rules(self, ctx: RunContext, org: pd.Series) -> LeagueRules:
         return load_league_rules(ctx.data_dir, org)
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from pipelines.core.rule_tables import as_integers, checked, read_csv_text
 from pipelines.core.settings import DATA_DIR, cached_by_content  # the bundled rule data (checkout or wheel)
 import pandas as pd
-from pandera.errors import SchemaError, SchemaErrors
 
 from schemas import sweden as S
 
@@ -32,22 +32,10 @@ def frac(text) -> Fraction | None:
 
 
 def _read(path: Path, model) -> pd.DataFrame:
-    try:
-        raw = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
-    except (OSError, pd.errors.ParserError) as error:
-        raise SwedenRulesError(f"{path}: cannot read: {error}") from error
+    label = f"rules/sweden/{path.name}"  # as the office finds it in its data folder
+    raw = read_csv_text(path, label, error=SwedenRulesError)
     ints = [c for c, col in model.to_schema().columns.items() if str(col.dtype) in ("int64", "int32")]
-    for c in ints:
-        if c in raw and not raw[c].str.fullmatch(r"\d+").all():
-            bad = raw[c][~raw[c].str.fullmatch(r"\d+")].index[0]
-            raise SwedenRulesError(f"{path.name} line {bad + 2} column {c}: expected a whole number, found {raw[c][bad]!r}")
-        if c in raw:
-            raw[c] = raw[c].astype("int64")
-    try:
-        return model.validate(raw, lazy=True)
-    except (SchemaErrors, SchemaError) as error:
-        detail = error.failure_cases.head(5).to_string() if hasattr(error, "failure_cases") else str(error)[:2000]
-        raise SwedenRulesError(f"{path.name}: invalid rule table:\n{detail}") from None
+    return checked(model, as_integers(raw, ints, label, error=SwedenRulesError), label, error=SwedenRulesError)
 
 
 @dataclass

@@ -30,6 +30,7 @@ from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.core.memory import texts_held_once
 from pipelines.core.ranks import repeated
 from pipelines.core.settings import cached_by_content
+from pipelines.core.rule_tables import as_integers, checked, read_csv_text
 from pipelines.core.text import clip
 from pipelines.sweden import awards as A
 from pipelines.sweden import championships as DM
@@ -108,8 +109,9 @@ def load_clubs(data_dir: Path, org: pd.Series) -> pd.DataFrame:
     options = json.loads(org.get("options") or "{}")
     path = Path(data_dir) / options.get("club_register", "rules/sweden/clubs.csv")
     # read and validated once per content of the register (a run asks twice, a process many times)
-    return cached_by_content("sweden.clubs", (path,), lambda: Clubs.validate(
-        pd.read_csv(path, dtype=str, keep_default_na=False).astype({"members": "int64"})))
+    label = options.get("club_register", "rules/sweden/clubs.csv")
+    return cached_by_content("sweden.clubs", (path,), lambda: checked(
+        Clubs, as_integers(read_csv_text(path, label), ["members"], label), label))
 
 
 @dataclass
@@ -155,6 +157,11 @@ class SwedenSystem:
                       "warehouse/se_ranking", "warehouse/se_conversion_fees"] + SB.WAREHOUSE_SQL)
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
                         "with the columns plac;par;medlemmar (see docs/sweden.md)")
+
+    def check_settings(self, data_dir: Path, org: pd.Series) -> None:
+        """The rule tables and the club register, checked before the run reads anything."""
+        load_rules(Path(data_dir) / "rules" / "sweden")
+        load_clubs(data_dir, org)
 
     def rules(self, ctx: RunContext) -> SwedenRules:
         return load_rules(Path(ctx.data_dir) / "rules" / "sweden")

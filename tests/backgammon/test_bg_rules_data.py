@@ -31,10 +31,14 @@ def _edit(path, old, new):
         ("placing_awards.csv", "ucmp-1,Novice,4th,3,0.22\n", "", "lacks 1 cells"),
         ("placing_awards.csv", "Novice,4th,3,0.22", "Novice,4th,3,0.10", "must not pay less in a higher column"),
         ("placing_awards.csv", "Novice,4th,3,0.22", "Novice,4th,3,0.2", "printed with two decimals"),
-        ("placing_awards.csv", "Novice,4th,3,0.22", "Novice,4th,3,abc", "is not a decimal number"),
+        # the office's mistake named as the office reads its file: the line (header = line 1), the
+        # column, what belongs there and what is there
+        ("placing_awards.csv", "Novice,4th,3,0.22", "Novice,4th,3,abc",
+         "placing_awards.csv line 114 column points: expected a decimal number, found 'abc'"),
         ("place_rows.csv", "ucmp-1,5-8 tie,8,5,8,4", "ucmp-1,5-8 tie,8,5,8,3", "capacity must equal"),
         ("columns.csv", "ucmp-1,2,12,23", "ucmp-1,2,13,23", "contiguous"),
-        ("rule_versions.csv", "ROUND_HALF_UP", "HALF_UP", "isin"),
+        ("rule_versions.csv", "ROUND_HALF_UP", "HALF_UP",
+         "rule_versions.csv line 2 column rounding: expected one of 'ROUND_05UP', .*'ROUND_HALF_UP', 'ROUND_UP', found 'HALF_UP'"),
         ("match_awards.csv", "ucmp-1,Novice,0.02", "ucmp-1,Novice,-0.02", "positive decimal"),
     ],
 )

@@ -38,7 +38,9 @@ def test_new_sectional_kind_is_a_data_change(tmp_path: Path):
 @pytest.mark.parametrize("table,line,fragment", [
     ("place_ratios.csv", "jcbl-2018-12,21,0.05\n", "without gaps"),
     ("flights.csv", "jcbl-2018-12,3,A,1,1,x\n", "exactly the flights"),
-    ("award_components.csv", "jcbl-2018-12,ccg_pairs,extra,x,pair,XP,placing,0.1,0,ratio,,,false,false,false,,,,\n", "isin"),
+    ("award_components.csv", "jcbl-2018-12,ccg_pairs,extra,x,pair,XP,placing,0.1,0,ratio,,,false,false,false,,,,\n",
+     # the appended line is line 16 of the file (a header and 14 lines before it)
+     "award_components.csv line 16 column denomination: expected one of 'RP', 'BP', found 'XP'"),
     ("event_kinds.csv", 'jcbl-2018-12,odd_kind,Odd,,nonexistent,false,"x"\n', "names coefficient 'nonexistent'"),
     ("coefficients.csv", "jcbl-2018-12,bad,abc,16,x,x\n", "expected a decimal number"),
 ])
