@@ -38,7 +38,10 @@ def check_settings(data_dir: Path, organisations: pd.DataFrame) -> None:
     a mistake there is the office's, so the run stops (SettingsError, exit 5) and names the file,
     line, column, what was expected and what was found, rather than holding every club's file as
     an internal error. The tables are read and validated once per content (kept for the night)."""
+    from pipelines.core.site import messages  # the site's fixed texts (data/site/messages.csv)
+
     for _, org in organisations.iterrows():
+        messages(Path(data_dir), org["language"])
         check = getattr(_system(org["system"]), "check_settings", None)
         if check is None:
             continue
@@ -111,9 +114,10 @@ def as_integers(frame: pd.DataFrame, columns: list[str], label: str, line_of: Li
 
 
 def checked(model: type[pa.DataFrameModel], frame: pd.DataFrame, label: str, line_of: LineOf | None = csv_line,
-            error: type[Exception] = SettingsError) -> pd.DataFrame:
+            error: type[Exception] = SettingsError, field: str = "column") -> pd.DataFrame:
     """`model.validate(frame, lazy=True)`, or a settings error listing every problem in the office's
-    terms (`problems`). `line_of` names a row (None: the table has one row, named by `label`)."""
+    terms (`problems`). `line_of` names a row (None: the table has one row, named by `label`);
+    `field` what a column is to the office ("key" in a TOML file)."""
     try:
         return model.validate(frame, lazy=True)
     except SchemaErrors as errors:
@@ -121,12 +125,12 @@ def checked(model: type[pa.DataFrameModel], frame: pd.DataFrame, label: str, lin
     except SchemaError as first:  # (a schema that stops at its first error)
         cases = pd.DataFrame([{"schema_context": "DataFrameSchema", "column": None, "check": str(first),
                                "failure_case": None, "index": None}])
-    _raise(label, problems(cases, model, frame, label, line_of), error)
+    _raise(label, problems(cases, model, frame, label, line_of, field), error)
     return frame  # not reached: a failure case is always a problem
 
 
 def problems(cases: pd.DataFrame, model: type[pa.DataFrameModel], frame: pd.DataFrame, label: str,
-             line_of: LineOf | None = csv_line) -> list[str]:
+             line_of: LineOf | None = csv_line, field: str = "column") -> list[str]:
     """pandera's failure cases as lines an office can act on: the file, the line, the column, what
     was expected, what was found. A missing or unknown column is reported alone (every other
     failure follows from it); a column pandera could not convert is reported at the cells that
@@ -164,11 +168,11 @@ def problems(cases: pd.DataFrame, model: type[pa.DataFrameModel], frame: pd.Data
         if check.startswith(("coerce_dtype(", "dtype(")):
             if index is None or _converts(found, check):
                 continue  # a good cell of a column that had a bad one
-            cells.append((order, f"{where(index)} column {column}: expected {_expected(check)}, found {found!r}"))
+            cells.append((order, f"{where(index)} {field} {column}: expected {_expected(check)}, found {found!r}"))
         elif check in ("multiple_fields_uniqueness", "field_uniqueness") and index is not None:
             repeated.setdefault(index, {})[str(column)] = found
         elif case.schema_context == "Column":
-            cells.append((order, f"{where(index)} column {column}: expected {_expected(check)}, found {found!r}"))
+            cells.append((order, f"{where(index)} {field} {column}: expected {_expected(check)}, found {found!r}"))
         else:  # a check of the whole table (the schema's own words), at the lines it names
             table_wide.setdefault((order, check), []).append(
                 f"{column} {found!r}" if column and column != schema.name else repr(found))
@@ -214,8 +218,10 @@ def _kind(dtype: str) -> str:
 
 def _converts(value, check: str) -> bool:
     """Whether a cell pandera reported under a column's conversion converts on its own."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return True  # an empty cell: whether it may be empty is a check of its own (not_nullable)
     kind = _kind(check)
-    text = "" if value is None else str(value).strip()
+    text = str(value).strip()
     try:
         if kind in ("a decimal number", "a number"):  # (a number column's cell is read as a Decimal here)
             return Decimal(text).is_finite()

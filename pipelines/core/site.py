@@ -61,11 +61,13 @@ parallel.serves_workers(__name__)  # render_player_pages, put_links
 def _messages(path: Path) -> dict[str, dict[str, str]]:
     """The catalogue at `path`, read and validated once per content (an office's copy of the
     bundled one is not validated again; an edited one is read again)."""
+    from pipelines.core.rule_tables import checked, read_csv_text
     from pipelines.core.settings import cached_by_content
     from schemas.site import SiteMessage
 
     def read() -> dict[str, dict[str, str]]:
-        table = SiteMessage.validate(pd.read_csv(path, dtype=str, keep_default_na=False))
+        label = "site/messages.csv"  # as the office finds it in its data folder
+        table = checked(SiteMessage, read_csv_text(path, label), label)
         return {lang: dict(zip(table["key"], table[lang])) for lang in ("en", "ja", "sv")}
 
     return cached_by_content("site.messages", (path,), read)

@@ -83,10 +83,13 @@ def describe_failures(cases: pd.DataFrame) -> list[str]:
 def validate_settings(model: type[pa.DataFrameModel], frame: pd.DataFrame, what: str, line_of="csv") -> pd.DataFrame:
     """For rule and calendar tables: any failure stops the run with every problem listed, in the
     office's terms (pipelines/core/rule_tables.py). `line_of` names a row: "csv" for a CSV file's
-    line (the header is line 1), a function of the row's index, or None for a one-row table."""
+    line (the header is line 1); a function of the row's index (a TOML file's list of tables), or
+    None for one TOML table (its columns are then named as keys)."""
     from pipelines.core.rule_tables import checked, csv_line
 
-    return checked(model, frame, what, csv_line if line_of == "csv" else line_of)
+    if line_of == "csv":
+        return checked(model, frame, what, csv_line)
+    return checked(model, frame, what, line_of, field="key")  # a TOML file's table
 
 
 def _no_failures() -> pd.DataFrame:

@@ -51,7 +51,8 @@ from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.jcbl.awards import aggregate_awards, checked_event, components_of, winning_vp
 from pipelines.jcbl.parse import MAX_MATCHES, REGISTER_NAME, holdings_as_of, parse_event, parse_members, parse_opening_balances, parse_standings
 from pipelines.jcbl.rules import JcblRules, load_rules
-from pipelines.jcbl.travellers import TRAVELLER_SUFFIXES, is_traveller_file, read_travellers, standings_from_travellers
+from pipelines.jcbl.travellers import (TRAVELLER_SUFFIXES, is_traveller_file, load_traveller_vp_scales, read_travellers,
+                                       standings_from_travellers)
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
 from schemas.jcbl import LAKE_DECIMALS, PERCENT, VP, JcblStanding, MemberFrame
 from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft
@@ -212,6 +213,7 @@ class JcblSystem:
         """The organisation's [options] and the rule tables, checked before the run reads anything."""
         _check_options(org)
         load_rules(Path(data_dir) / "rules" / "jcbl")
+        load_traveller_vp_scales(Path(data_dir) / "rules" / "jcbl")
 
     def rules(self, ctx: RunContext) -> JcblRules:
         return load_rules(Path(ctx.data_dir) / "rules" / "jcbl")
@@ -470,7 +472,9 @@ class _Batch:
         st = None
         if not len(tq):
             try:
-                st, problems, _ = standings_from_travellers(results.source_file, frames, event, self.rules)
+                # the office's traveller VP scales (its bridge tables: `process` reads them from its folder)
+                st, problems, _ = standings_from_travellers(results.source_file, frames, event, self.rules,
+                                                            Path(self.ctx.data_dir) / "rules" / "jcbl")
             except Exception as error:  # noqa: BLE001 - an unexpected failure holds this event, not the night
                 st, problems = None, pd.DataFrame([(results.source_file, "whole file",
                     f"the travellers could not be turned into standings (an internal error, {type(error).__name__}: "

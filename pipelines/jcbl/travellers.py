@@ -34,7 +34,8 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path, PurePosixPath
 
-from pipelines.core.settings import DATA_DIR  # the bundled rule data (checkout or wheel)
+from pipelines.core.rule_tables import checked, read_csv_text
+from pipelines.core.settings import DATA_DIR, cached_by_content  # the bundled rule data (checkout or wheel)
 import pandas as pd
 
 from schemas import jcbl as S
@@ -88,10 +89,15 @@ def read_travellers(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFra
 
 
 def load_traveller_vp_scales(rules_dir: Path | None = None) -> pd.DataFrame:
-    """``traveller_vp_scales.csv``: which bridge VP scale (``data/rules/bridge``) an event file's
-    ``vp_scale`` means when the VPs are computed from travellers."""
-    raw = pd.read_csv((rules_dir or RULES_DIR) / "traveller_vp_scales.csv", dtype=str, keep_default_na=False)
-    return S.TravellerVpScales.validate(raw)
+    """``traveller_vp_scales.csv`` of the office's rule folder (`rules_dir`; the bundled one where
+    that folder has none, as a data folder written before travellers were read): which bridge VP
+    scale (``data/rules/bridge``) an event file's ``vp_scale`` means when the VPs are computed from
+    travellers. Read and validated once per content."""
+    path = Path(rules_dir or RULES_DIR) / "traveller_vp_scales.csv"
+    path = path if path.is_file() else RULES_DIR / "traveller_vp_scales.csv"
+    label = "rules/jcbl/traveller_vp_scales.csv"
+    return cached_by_content("jcbl.traveller_vp_scales", (path,),
+                             lambda: checked(S.TravellerVpScales, read_csv_text(path, label), label))
 
 
 def bridge_scale_for(vp_scale: Decimal, rules_dir: Path | None = None) -> tuple[str | None, str]:

@@ -49,6 +49,15 @@ def _office(tmp_path: Path, table: str, old: str, new: str) -> tuple[Path, Path,
     # imp_table.csv line 3 is "20,40,1"
     ("rules/bridge/imp_table.csv", "20,40,1\n", "20,40,one\n",
      "rules/bridge/imp_table.csv line 3 column imps: expected a whole number, found 'one'"),
+    # the site's fixed texts: line 3 is all_organisations (every organisation's pages use them)
+    ("site/messages.csv", "all_organisations,All organisations,すべての団体,", "all_organisations,All organisations,,",
+     "site/messages.csv line 3 column ja: expected text of at least 1 character, found ''"),
+    # a league's calendar: a key of the file, and a key of its first [[seasons]] table (the second
+    # season's ends_on is left out on purpose, an open end: not a problem)
+    ("calendars/sofu-mahjong.toml", "months_per_period = 2", 'months_per_period = "two"',
+     "calendars/sofu-mahjong.toml key months_per_period: expected a whole number, found 'two'"),
+    ("calendars/sofu-mahjong.toml", "ends_on = 2026-09-30", 'ends_on = "2026-09-31"',
+     "calendars/sofu-mahjong.toml [[seasons]] number 1 key ends_on: expected a date (2026-04-01), found '2026-09-31'"),
     ("organisations/tokyo-bridge-club.toml", "acbl_scale = false", "acbl_scal = false",
      "tokyo-bridge-club.toml [options]: unknown bridge option(s) 'acbl_scal' (did you mean 'acbl_scale'?)"),
 ])
@@ -59,6 +68,7 @@ def test_a_broken_table_beside_the_whole_sample_inbox_stops_the_run_with_its_pla
     said = " ".join((done.stdout + done.stderr).split())
     assert "settings error, nothing was posted" in said
     assert expected in said
+    assert said.count(" expected ") <= 1  # that problem alone: nothing that only follows from it
     # nothing read, nothing posted: no warehouse, no run report, no publication
     assert not (state / "warehouse.duckdb").exists()
     assert not list((state / "runs").glob("*.json")) if (state / "runs").exists() else True

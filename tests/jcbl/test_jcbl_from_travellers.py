@@ -23,6 +23,7 @@ from pipelines.bridge.parse_pbn import parse_pbn
 from pipelines.bridge.samples import howell_session, mitchell_session, teams_event, teams_to_pbn, to_csv, to_pbn, to_usebio
 from pipelines.bridge.standings import compute_standings
 from pipelines.core import run as nightly
+from pipelines.core.settings import SettingsError
 from pipelines.core.sql import open_database
 from pipelines.jcbl.system import event_key, role_of
 
@@ -379,3 +380,27 @@ def test_jcbl20_steps_never_grow_at_the_sectionals_match_lengths(boards):
     assert all(later <= earlier for earlier, later in zip(steps, steps[1:]))
     assert win[0] == D("10.00") and win[-1] == D("20.00")
     assert all(w + l == 20 for w, l in zip(win, lose))
+
+
+def test_the_offices_own_traveller_scale_table_is_the_one_read(travellers):
+    """The office keeps its rule data in its own folder (--data-dir): a vp_scale its
+    traveller_vp_scales.csv does not map is not computed from the bundled table's row. Before,
+    the bundled table was always read, and this event posted."""
+    table = travellers.data_dir / "rules" / "jcbl" / "traveller_vp_scales.csv"
+    table.write_text("vp_scale,scale_id,note\n", encoding="utf-8")  # the office has no scale for 20 VP
+    pbn = teams_to_pbn(teams_event(seed=11, name="SRR", day=date(2024, 6, 9), teams=4, boards_per_match=6))
+    travellers.post("t.event.txt", TEAMS_EVENT)
+    travellers.post("t.pbn", pbn)
+    assert travellers.run().exit_code == nightly.EXIT_QUARANTINE
+    q = travellers.query("select source_file, reason from quarantine")
+    assert any("no VP scale is stored for vp_scale 20 (data/rules/jcbl/traveller_vp_scales.csv knows none)" in r
+               for r in q["reason"])
+    assert travellers.query("select count(*) as n from awards")["n"].iloc[0] == 0
+
+
+def test_a_broken_traveller_scale_table_stops_the_run(travellers):
+    table = travellers.data_dir / "rules" / "jcbl" / "traveller_vp_scales.csv"
+    table.write_text("vp_scale,scale_id,note\n20,,x\n", encoding="utf-8")  # line 2: no scale named
+    travellers.post("t.event.txt", TEAMS_EVENT)
+    with pytest.raises(SettingsError, match="rules/jcbl/traveller_vp_scales.csv line 2 column scale_id"):
+        travellers.run()
