@@ -103,17 +103,14 @@ def parse_date(text: str):
         return None
 
 
-@functools.lru_cache(maxsize=1)
-def first_rule_date():
-    """The effective date of the first JCBL rule version: no event can be older."""
-    from pipelines.jcbl.rules import load_rules
-
-    return pd.Timestamp(load_rules().versions["effective_from"].min()).date()
+def first_rule_date(rules):
+    """The effective date of the first JCBL rule version of `rules`: no event can be older."""
+    return pd.Timestamp(rules.versions["effective_from"].min()).date()
 
 
-def date_window_problem(value, as_of=None) -> str | None:
+def date_window_problem(value, rules, as_of=None) -> str | None:
     """Why an event date is implausible (before the first rule version, after the run date)."""
-    first = first_rule_date()
+    first = first_rule_date(rules)
     if value < first:
         return (f"date {value:%Y-%m-%d} is before the first JCBL rule version ({first:%Y-%m-%d}); no rule scores it: "
                 "check the year")
@@ -162,18 +159,16 @@ def _validated_empty_event_frames() -> dict[str, pd.DataFrame]:
             "strats": validate_frame(S.StratFrame, st.astype({"position": int}))}
 
 
-@functools.lru_cache(maxsize=1)
-def _known_kinds() -> frozenset[str]:
-    from pipelines.jcbl.rules import load_rules
-
-    rules = load_rules()
-    return frozenset(rules.tables["event_kinds"]["kind"])
-
-
-def parse_event(source_file: str, data: bytes, organisation: str | None = None, as_of=None):
+def parse_event(source_file: str, data: bytes, organisation: str | None = None, as_of=None, rules=None):
     """Event settings file → ({"event": 1 row (0 when rejected), "strats": ...}, quarantine).
 
-    ``as_of`` (the run date): an event dated after it is rejected as a likely typo in the date."""
+    ``as_of`` (the run date): an event dated after it is rejected as a likely typo in the date.
+    ``rules``: the office's JCBL rules (JcblRules, its data folder's; default the bundled ones),
+    whose event kinds and first rule version the file is checked against."""
+    if rules is None:
+        from pipelines.jcbl.rules import load_rules
+
+        rules = load_rules()
     # the shared `key: value` reader (core/keyvalue: comments, unknown and repeated keys, binary
     # files, over-long lines), with Shift_JIS as the Japanese fallback encoding
     settings = read_key_values(data, EVENT_KEYS, fallbacks=("shift_jis",), example="date: 2024-06-02")
@@ -196,14 +191,14 @@ def parse_event(source_file: str, data: bytes, organisation: str | None = None, 
         if day is None:
             problems.append((source_file, where("date"), f"expected a date YYYY-MM-DD, found {_show(date)}"))
         else:
-            implausible = date_window_problem(day, as_of)
+            implausible = date_window_problem(day, rules, as_of)
             if implausible:
                 problems.append((source_file, where("date"), implausible))
             else:
                 event_date = pd.Timestamp(day)
     kind = need("kind")
     if kind is not None:
-        kinds = _known_kinds()
+        kinds = frozenset(rules.tables["event_kinds"]["kind"])
         if kind not in kinds:
             problems.append((source_file, where("kind"), f"unknown kind {_show(kind)}; expected one of: {', '.join(sorted(kinds))}"))
     if len(values.get("name", (0, ""))[1]) > MAX_NAME_CHARS:

@@ -421,7 +421,8 @@ class _Batch:
             self._hold(unit, f"waiting for the event settings file {expected} (date, kind, class ...; see docs/jcbl.md): "
                              "the standings are posted the night it arrives; this standings file need not be sent again")
             return None
-        event, eq = parse_event(unit.event.source_file, unit.event.data, self.organisation, as_of=self.ctx.as_of)
+        event, eq = parse_event(unit.event.source_file, unit.event.data, self.organisation, as_of=self.ctx.as_of,
+                                rules=self.rules)
         if unit.travellers:
             return self._parse_travellers(unit, event, eq)
         standings, sq = parse_standings(unit.standings.source_file, unit.standings.data)

@@ -464,3 +464,19 @@ def test_an_event_page_lists_every_entrant_with_those_who_earned_nothing_greyed(
     assert body.count('<tr class="nil">') == 6
     for entrant in ("NS3", "EW5", "NS1", "EW2", "NS4", "EW4"):
         assert f">{entrant}<" in body
+
+
+def test_the_offices_own_rule_versions_decide_which_event_dates_are_scored(office, data_dir):
+    """An office that dates its first rule version earlier (a data change in its own folder,
+    --data-dir) posts an event of that earlier date. Before, the event file was checked against
+    the bundled rule data ('date 2018-09-05 is before the first JCBL rule version (2018-12-01)');
+    the event kinds are read from the same rules."""
+    versions = data_dir / "rules" / "jcbl" / "versions.csv"
+    text = versions.read_text(encoding="utf-8")
+    assert text.count("jcbl-2018-12,2018-12-01,") == 1
+    versions.write_text(text.replace("jcbl-2018-12,2018-12-01,", "jcbl-2018-12,2018-06-01,"), encoding="utf-8")
+    office.post(f"{ORG}/a.event.txt", WEEKLY_EVENT.replace("2024-06-05", "2018-09-05"))
+    office.post(f"{ORG}/a.standings.csv", WEEKLY)
+    assert run(office, data_dir).exit_code == nightly.EXIT_OK
+    # 1st of 10 pairs in a class-3 weekly: 0.30 BP, as in the 2024 sample (the same rule version)
+    assert ledger(office)[(f"{ORG}/a", "P1a", "BP")] == D("0.30")
