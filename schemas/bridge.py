@@ -241,6 +241,30 @@ class VpScales(pa.DataFrameModel):
         coerce = True
 
 
+class VpScaleTables(pa.DataFrameModel):
+    """vp_scale_tables.csv: a discrete VP scale (its scale_id in vp_scales.csv, kind "table"), one
+    row per band of boards and of the IMP margin; an empty imp_max is the open top band. Read as
+    text (pipelines/bridge/imps.py reads the numbers exactly)."""
+
+    scale_id: Series[str] = pa.Field(str_length={"min_value": 1})
+    boards_min: Series[str] = pa.Field(str_matches=r"^\d+$")
+    boards_max: Series[str] = pa.Field(str_matches=r"^\d+$")
+    imp_min: Series[str] = pa.Field(str_matches=r"^\d+$")
+    imp_max: Series[str] = pa.Field(str_matches=r"^(\d+)?$")
+    vp_winner: Series[str] = pa.Field(str_matches=r"^\d+(\.\d+)?$")
+    vp_loser: Series[str] = pa.Field(str_matches=r"^\d+(\.\d+)?$")
+
+    class Config:
+        strict = True
+        unique = ["scale_id", "boards_min", "imp_min"]
+
+    @pa.dataframe_check(error="a band's boards_max and imp_max are not below its boards_min and imp_min")
+    def bands_are_ordered(cls, df: pd.DataFrame) -> Series[bool]:
+        number = {c: pd.to_numeric(df[c], errors="coerce").astype("Float64") for c in ("boards_min", "boards_max", "imp_min", "imp_max")}
+        top_ok = number["imp_max"].isna() | (number["imp_max"] >= number["imp_min"])
+        return ((number["boards_max"] >= number["boards_min"]) & top_ok).fillna(False).astype(bool)
+
+
 # ---------------------------------------------------------------------------------------------
 # Lake tables of the nightly run (pipelines/bridge/system.py). Arrow dtypes throughout: exact
 # decimals (decimal128), date32 dates. Every row carries the organisation, the event, the event

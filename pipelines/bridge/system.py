@@ -44,6 +44,7 @@ from schemas.bridge import (
     ImpTable,
     TravellerLines,
     VpScales,
+    VpScaleTables,
 )
 from schemas.common import arrow_schema, empty_frame
 from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
@@ -433,11 +434,12 @@ class BridgeSystem:
 
     def check_settings(self, data_dir: Path, org: pd.Series) -> None:
         """The club's [options] and the rule tables, checked before the run reads anything."""
-        from pipelines.bridge.rules import load_board_rotation, load_imp_table, rules_dir_in_use, rules_from
+        from pipelines.bridge.rules import load_board_rotation, load_imp_table, load_vp_scale_tables, rules_dir_in_use, rules_from
 
         def check_tables() -> bool:
             for model, table, load in ((ImpTable, "imp_table.csv", load_imp_table), (BoardRotation, "board_rotation.csv",
-                                        load_board_rotation), (VpScales, "vp_scales.csv", load_vp_scales)):
+                                        load_board_rotation), (VpScales, "vp_scales.csv", load_vp_scales),
+                                       (VpScaleTables, "vp_scale_tables.csv", load_vp_scale_tables)):
                 checked(model, load(), f"rules/bridge/{table}")
             return True
 

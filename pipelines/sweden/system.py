@@ -159,8 +159,11 @@ class SwedenSystem:
                         "with the columns plac;par;medlemmar (see docs/sweden.md)")
 
     def check_settings(self, data_dir: Path, org: pd.Series) -> None:
-        """The rule tables and the club register, checked before the run reads anything."""
+        """The rule tables (the team series' too) and the club register, checked before the run reads anything."""
+        from pipelines.sweden.series import load_series_rules
+
         load_rules(Path(data_dir) / "rules" / "sweden")
+        load_series_rules(Path(data_dir) / "rules" / "sweden")
         load_clubs(data_dir, org)
 
     def rules(self, ctx: RunContext) -> SwedenRules:

@@ -46,6 +46,9 @@ def _office(tmp_path: Path, table: str, old: str, new: str) -> tuple[Path, Path,
      "rules/jcbl/place_ratios.csv line 3 column ratio: expected a decimal number, found '0.7x'"),
     ("rules/sweden/table_a1.csv", "se-2009,4,1,bp,8\n", "se-2009,4,1,bp,åtta\n",
      "rules/sweden/table_a1.csv line 2 column points: expected a whole number, found 'åtta'"),
+    # a team series' table (read by the series files, which the sample inbox has): line 2, 30-VP scale
+    ("rules/sweden/series_margins.csv", "se-2009,30,18,13,", "se-2009,trettio,18,13,",
+     "rules/sweden/series_margins.csv line 2 column scale_total: expected a whole number, found 'trettio'"),
     # imp_table.csv line 3 is "20,40,1"
     ("rules/bridge/imp_table.csv", "20,40,1\n", "20,40,one\n",
      "rules/bridge/imp_table.csv line 3 column imps: expected a whole number, found 'one'"),
@@ -58,6 +61,9 @@ def _office(tmp_path: Path, table: str, old: str, new: str) -> tuple[Path, Path,
      "calendars/sofu-mahjong.toml key months_per_period: expected a whole number, found 'two'"),
     ("calendars/sofu-mahjong.toml", "ends_on = 2026-09-30", 'ends_on = "2026-09-31"',
      "calendars/sofu-mahjong.toml [[seasons]] number 1 key ends_on: expected a date (2026-04-01), found '2026-09-31'"),
+    # an office's own discrete VP table (the bundled file has its header only): line 2
+    ("rules/bridge/vp_scale_tables.csv", "vp_winner,vp_loser\n", "vp_winner,vp_loser\nT20,1,99,0,,20,O\n",
+     "rules/bridge/vp_scale_tables.csv line 2 column vp_loser: expected text of the form '^\\d+(\\.\\d+)?$', found 'O'"),
     ("organisations/tokyo-bridge-club.toml", "acbl_scale = false", "acbl_scal = false",
      "tokyo-bridge-club.toml [options]: unknown bridge option(s) 'acbl_scal' (did you mean 'acbl_scale'?)"),
 ])
