@@ -70,7 +70,7 @@ def read_csv_text(path: Path, label: str | None = None, error: type[Exception] =
                         f"({', '.join(map(str, frame.columns))}); each line holds one value per column")
         return frame
     except FileNotFoundError:
-        raise error(f"{label}: the rule table {path} is missing") from None
+        raise error(f"{label}: the table {path} is missing") from None
     except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as problem:
         raise error(f"{label}: cannot read the table ({str(problem).strip()}); it must be a UTF-8 CSV file with a header line") from None
 
