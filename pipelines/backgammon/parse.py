@@ -43,6 +43,29 @@ def _finish(quarantine: pd.DataFrame) -> pd.DataFrame:
     return validate_frame(sch.Quarantine, rows.loc[order].reset_index(drop=True))
 
 
+def _settings_and_rows(source_file: str, raw, kind, rules: BackgammonRules, organisation: str | None, *,
+                       line_word: str, settings_word: str, no_rows: str):
+    """(settings, rows, quarantine) of a read file (results or match log), or (None, None,
+    quarantine) when none of its lines can post: no header or settings at all, invalid settings
+    (each data line is then held with that reason), or no data line."""
+    if raw.header_line is None and raw.settings.empty:
+        return None, None, raw.quarantine
+    settings = read_settings(raw, kind, rules, organisation)
+    quarantine = q.concat(raw.quarantine, settings.quarantine)
+    rows = raw.rows
+    if raw.header_line is None:
+        return None, None, quarantine
+    if not settings.ok:
+        if len(rows):
+            quarantine = q.concat(quarantine, q.rows(
+                source_file, [q.lines_label(rows["line"])],
+                [f"{q.plural(len(rows), line_word)} not posted because {settings_word} are invalid (see the settings problems)"]))
+        return None, None, quarantine
+    if rows.empty:
+        return None, None, q.concat(quarantine, q.rows(source_file, ["file"], [no_rows]))
+    return settings, rows, quarantine
+
+
 def parse_results(
     source_file: str,
     data: bytes,
@@ -57,23 +80,11 @@ def parse_results(
     rules = rules or load_rules()
     tables = empty_tables("events", "players")
     raw = reading.read(source_file, data, columns=RESULT_COLUMNS, column_aliases=RESULT_ALIASES, what="player")
-    if raw.header_line is None and raw.settings.empty:
-        return tables, _finish(raw.quarantine)
-    settings = read_settings(raw, RESULTS, rules, organisation)
-    quarantine = q.concat(raw.quarantine, settings.quarantine)
-    rows = raw.rows
-    if raw.header_line is None:
+    settings, rows, quarantine = _settings_and_rows(
+        source_file, raw, RESULTS, rules, organisation, line_word="player line", settings_word="the event settings",
+        no_rows="the table has no readable player lines; list one line per player")
+    if settings is None:
         return tables, _finish(quarantine)
-    if not settings.ok:
-        if len(rows):
-            quarantine = q.concat(
-                quarantine,
-                q.rows(source_file, [q.lines_label(rows["line"])],
-                       [f"{q.plural(len(rows), 'player line')} not posted because the event settings are invalid (see the settings problems)"]),
-            )
-        return tables, _finish(quarantine)
-    if rows.empty:
-        return tables, _finish(q.concat(quarantine, q.rows(source_file, ["file"], ["the table has no readable player lines; list one line per player"])))
 
     v = settings.values
     key = event_id(v["club"], v["date"], v["event"], v["bracket"])
@@ -148,23 +159,11 @@ def parse_match_log(
         column_aliases=bracket.ALIASES,
         what="match",
     )
-    if raw.header_line is None and raw.settings.empty:
-        return tables, _finish(raw.quarantine)
-    settings = read_settings(raw, MATCH_LOG, rules, organisation)
-    quarantine = q.concat(raw.quarantine, settings.quarantine)
-    rows = raw.rows
-    if raw.header_line is None:
+    settings, rows, quarantine = _settings_and_rows(
+        source_file, raw, MATCH_LOG, rules, organisation, line_word="match line", settings_word="the log's settings",
+        no_rows="the log has no match lines; log one line per match or bye")
+    if settings is None:
         return tables, _finish(quarantine)
-    if not settings.ok:
-        if len(rows):
-            quarantine = q.concat(
-                quarantine,
-                q.rows(source_file, [q.lines_label(rows["line"])],
-                       [f"{q.plural(len(rows), 'match line')} not posted because the log's settings are invalid (see the settings problems)"]),
-            )
-        return tables, _finish(quarantine)
-    if rows.empty:
-        return tables, _finish(q.concat(quarantine, q.rows(source_file, ["file"], ["the log has no match lines; log one line per match or bye"])))
 
     derived, problems = bracket.derive(source_file, rows, settings, rules)
     tables.update(derived)
