@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from pipelines.core.config import nearest
 from pipelines.core.settings import SettingsError, cached_by_content, read_toml
 from pipelines.core.validation import validate_settings
 from schemas.mahjong import Alias, PeriodScheme, PlacingPoints, RuleVersion, Season
@@ -31,6 +32,18 @@ def _read_csv(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, dtype="string", keep_default_na=False)
 
 
+def _named_file(data_dir: Path, folder: str, name: str, suffix: str, organisation: pd.Series, key: str) -> Path:
+    """data_dir/folder/<name><suffix>, the file an organisation's setting `key` names; a name with
+    no file is a settings error naming the setting and the nearest file there is."""
+    path = Path(data_dir) / folder / f"{name}{suffix}"
+    if not path.is_file():
+        known = sorted(p.stem for p in (Path(data_dir) / folder).glob(f"*{suffix}"))
+        raise SettingsError(f"{organisation.get('settings_file', organisation['organisation'])}: {key} = {name!r} names "
+                            f"{folder}/{name}{suffix}, which does not exist{nearest(str(name), known)}; "
+                            f"the {folder} are {', '.join(known) or 'none'}")
+    return path
+
+
 def load_league_rules(data_dir: Path, organisation: pd.Series) -> LeagueRules:
     # read once per content of the files (not once per stage or per copy of the data); again when edited
     data_dir = Path(data_dir)
@@ -53,7 +66,7 @@ def _load(data_dir: Path, organisation: pd.Series) -> LeagueRules:
     if missing:
         raise SettingsError(f"rules/mahjong/placing_points.csv has no placing points for {sorted(missing)}")
 
-    settings = read_toml(data_dir / "calendars" / f"{calendar}.toml")
+    settings = read_toml(_named_file(data_dir, "calendars", calendar, ".toml", organisation, "calendar"))
     seasons = pd.DataFrame(
         [
             {"calendar": calendar, "season": s.get("season"), "name": s.get("name", s.get("season")),
@@ -69,7 +82,9 @@ def _load(data_dir: Path, organisation: pd.Series) -> LeagueRules:
     )
     scheme = validate_settings(PeriodScheme, scheme, f"calendars/{calendar}.toml", None)
 
-    alias_path = data_dir / "aliases" / f"{organisation['aliases']}.csv"
-    aliases = _read_csv(alias_path) if pd.notna(organisation["aliases"]) and alias_path.exists() else pd.DataFrame(columns=["alias", "player_id"])
-    aliases = validate_settings(Alias, aliases, str(alias_path))
+    # an alias list named in the settings must exist: a misspelt name would silently split players
+    named = pd.notna(organisation["aliases"])
+    alias_path = _named_file(data_dir, "aliases", organisation["aliases"], ".csv", organisation, "aliases") if named else None
+    aliases = _read_csv(alias_path) if named else pd.DataFrame(columns=["alias", "player_id"])
+    aliases = validate_settings(Alias, aliases, f"aliases/{organisation['aliases']}.csv" if named else "aliases")
     return LeagueRules(versions, placing, seasons, scheme, aliases)

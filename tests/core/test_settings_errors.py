@@ -64,6 +64,14 @@ def _office(tmp_path: Path, table: str, old: str, new: str) -> tuple[Path, Path,
     # an office's own discrete VP table (the bundled file has its header only): line 2
     ("rules/bridge/vp_scale_tables.csv", "vp_winner,vp_loser\n", "vp_winner,vp_loser\nT20,1,99,0,,20,O\n",
      "rules/bridge/vp_scale_tables.csv line 2 column vp_loser: expected text of the form '^\\d+(\\.\\d+)?$', found 'O'"),
+    # a calendar or an alias list named in the league's settings that has no file (a misspelt alias
+    # list used to be skipped without a word, and every player written two ways counted twice)
+    ("organisations/sofu-mahjong.toml", 'calendar = "sofu-mahjong"', 'calendar = "sofu-mahjng"',
+     "sofu-mahjong.toml: calendar = 'sofu-mahjng' names calendars/sofu-mahjng.toml, which does not exist "
+     "(did you mean 'sofu-mahjong'?)"),
+    ("organisations/sofu-mahjong.toml", 'aliases = "sofu-mahjong"', 'aliases = "sofu-mahjng"',
+     "sofu-mahjong.toml: aliases = 'sofu-mahjng' names aliases/sofu-mahjng.csv, which does not exist "
+     "(did you mean 'sofu-mahjong'?)"),
     ("organisations/tokyo-bridge-club.toml", "acbl_scale = false", "acbl_scal = false",
      "tokyo-bridge-club.toml [options]: unknown bridge option(s) 'acbl_scal' (did you mean 'acbl_scale'?)"),
 ])
