@@ -434,7 +434,8 @@ class BridgeSystem:
 
     def check_settings(self, data_dir: Path, org: pd.Series) -> None:
         """The club's [options] and the rule tables, checked before the run reads anything."""
-        from pipelines.bridge.rules import load_board_rotation, load_imp_table, load_vp_scale_tables, rules_dir_in_use, rules_from
+        from pipelines.bridge.rules import (load_board_rotation, load_imp_table, load_vp_scale_tables, rules_dir_in_use,
+                                           rules_from)
 
         def check_tables() -> bool:
             for model, table, load in ((ImpTable, "imp_table.csv", load_imp_table), (BoardRotation, "board_rotation.csv",

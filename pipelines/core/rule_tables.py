@@ -72,7 +72,8 @@ def read_csv_text(path: Path, label: str | None = None, error: type[Exception] =
     except FileNotFoundError:
         raise error(f"{label}: the table {path} is missing") from None
     except (OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as problem:
-        raise error(f"{label}: cannot read the table ({str(problem).strip()}); it must be a UTF-8 CSV file with a header line") from None
+        raise error(f"{label}: cannot read the table ({str(problem).strip()}); "
+                    "it must be a UTF-8 CSV file with a header line") from None
 
 
 def as_decimals(frame: pd.DataFrame, columns: list[str], label: str, empty_is_none: bool = False,
@@ -107,7 +108,8 @@ def as_integers(frame: pd.DataFrame, columns: list[str], label: str, line_of: Li
     for column in (c for c in columns if c in frame.columns):
         text = frame[column].astype(str).str.strip()
         whole = text.str.fullmatch(r"-?\d{1,18}")
-        bad += [f"{label} {line_of(i)} column {column}: expected a whole number, found {t!r}" for i, t in text[~whole].items()]
+        bad += [f"{label} {line_of(i)} column {column}: expected a whole number, found {t!r}"
+                for i, t in text[~whole].items()]
         converted[column] = text.where(whole, "0").astype("int64")
     _raise(label, bad, error)
     return frame.assign(**converted)
@@ -188,7 +190,8 @@ def problems(cases: pd.DataFrame, model: type[pa.DataFrameModel], frame: pd.Data
         detail = f" (found {', '.join(dict.fromkeys(found))})" if found and found != ["None"] else ""
         out.append(f"{where(None if order < 0 else order)}: expected {check}{detail}")
     if not out and len(cases):  # only checks that could not run: say which
-        out = [f"{label}: {case.check} could not be checked ({case.failure_case})" for case in cases.head(MAX_PROBLEMS).itertuples()]
+        out = [f"{label}: {case.check} could not be checked ({case.failure_case})"
+               for case in cases.head(MAX_PROBLEMS).itertuples()]
     return list(dict.fromkeys(out))
 
 
