@@ -305,15 +305,23 @@ def _stamp(path: str) -> str | None:
     return f"{st.st_ino}.{st.st_size}.{st.st_mtime_ns}"
 
 
-def _page_folders(root: str, known: dict, pages: dict) -> tuple[list[str], dict]:
-    """Every folder under `root` (relative, '/'-separated) that holds an index.html, and what was
+def _folder_key(st: os.stat_result) -> str:
+    """A page folder's inode and mtime: a folder with the same key holds the same entries."""
+    return f"{st.st_ino}.{st.st_mtime_ns}"
+
+
+def _page_folders(root: str, known: dict, pages: dict) -> tuple[list[str], dict, dict[str, str]]:
+    """Every folder under `root` (relative, '/'-separated) that holds an index.html, what was
     seen of each folder that has sub-folders: [its inode and mtime, its sub-folders, whether it
-    holds a page]. Publishers swap a page's folder in whole (publishing.replace_folder), which
+    holds a page], and the key (`_folder_key`) of each page folder without sub-folders that was
+    looked at. Publishers swap a page's folder in whole (publishing.replace_folder), which
     changes the parent folder's mtime; so the sub-folders of a folder whose inode and mtime are as
     last seen are as last seen, and one of them that was a page folder without sub-folders is not
-    even looked at (its page's own stamp is checked by published_pages). A night lists only the
-    folders that changed: one stat per club folder, not per event."""
-    found, seen, todo = [], {}, [""]
+    even looked at (its page's own stamp is checked by published_pages). A page folder below a
+    folder that changed is looked at by one stat: listed only when its own key (kept with its
+    page in `pages`) changed. A night lists only the folders that changed: one stat per club
+    folder, not per event, and one per event of a club that changed."""
+    found, seen, todo, leaf_keys = [], {}, [""], {}
     while todo:
         rel = todo.pop()
         path = os.path.join(root, rel) if rel else root
@@ -323,6 +331,11 @@ def _page_folders(root: str, known: dict, pages: dict) -> tuple[list[str], dict]
             continue  # removed while we looked
         key = [st.st_ino, st.st_mtime_ns]
         entry = known.get(rel)
+        if entry is None and rel:
+            page = pages.get(rel + "/index.html")
+            leaf_keys[rel] = _folder_key(st)
+            if page is not None and page[3] == leaf_keys[rel]:
+                entry = [key, [], True]  # a page folder without sub-folders, as last seen
         same = entry is not None and entry[0] == key
         if not same:
             subdirs, has_page = [], False
@@ -346,7 +359,7 @@ def _page_folders(root: str, known: dict, pages: dict) -> tuple[list[str], dict]
             found.extend(b for b in below if b not in known and b + "/index.html" in pages)
         else:
             todo.extend(below)
-    return sorted(found), seen
+    return sorted(found), seen, {rel: k for rel, k in leaf_keys.items() if rel not in seen}
 
 
 def _section(folder: str) -> str:
@@ -368,7 +381,7 @@ def published_pages(out_dir: Path, index: dict | None = None) -> list[dict]:
         index.update({"version": _INDEX_VERSION, "folders": {}, "pages": {}})
     root = str(out_dir)
     known, pages = index["pages"], []
-    folders, index["folders"] = _page_folders(root, index["folders"], known)
+    folders, index["folders"], leaf_keys = _page_folders(root, index["folders"], known)
     # a section's own index.html is the site's; one left by a section that has no pages any more
     # is not a page either (publish_sections removes it)
     sections = {f.split("/", 1)[0] for f in folders if "/" in f} | set(index.setdefault("sections", {}))
@@ -381,13 +394,15 @@ def published_pages(out_dir: Path, index: dict | None = None) -> list[dict]:
             continue
         entry = known.get(href)
         if entry is not None and entry[1] == stamp:
+            entry[3] = leaf_keys.get(folder, entry[3])
             pages.append({"href": href, "title": entry[0], "folder": folder, "changed": False, "section": _section(folder)})
             continue
         with open(os.path.join(root, href), encoding="utf-8", errors="replace") as f:
             head = f.read(4000)
         found = _TITLE.search(head)
         title = _unescape(re.sub(r"\s+", " ", found.group(1)).strip() if found else folder)
-        known[href] = [title, stamp, ""]  # its links are not known until link_pages has seen it
+        # its links are not known until link_pages has seen it
+        known[href] = [title, stamp, "", leaf_keys.get(folder, "")]
         pages.append({"href": href, "title": title, "folder": folder, "changed": True, "section": _section(folder)})
     return pages
 
@@ -543,12 +558,40 @@ def link_pages(out_dir: Path, pages: list[dict], text: dict[str, str], index: di
     for (p, path, _, digest), (changed, stamp) in zip(work, (r for chunk in done for r in chunk)):
         if changed:
             written.append(Path(path))
-        known[p["href"]] = [p["title"], stamp, digest]
+        known[p["href"]] = [p["title"], stamp, digest, ""]  # (its folder's key: _refresh_folder_keys)
     return written
 
 
 # From this many pages to link on, the links are written by worker processes
 PARALLEL_FROM_PAGES = 2000
+
+
+def _refresh_folder_keys(out_dir: Path, index: dict, written: list[Path]) -> None:
+    """The folders the site itself wrote into after published_pages listed them (a page's links, a
+    section's index; files only, never a folder) hold the sub-folders and the page they were
+    listed with: their keys are taken again, so the next night does not list them again. (After a
+    history, a club's page and every event page got written: every folder of a federation's
+    97,000 was listed again the next night.)"""
+    root = str(out_dir)
+    folders, pages = index.get("folders", {}), index.get("pages", {})
+    for path in written:
+        try:
+            rel = Path(path).parent.relative_to(out_dir).as_posix()
+        except ValueError:
+            continue
+        if rel == ".":
+            continue  # the organisation's own folder is listed each night it changed
+        entry, page = folders.get(rel), pages.get(rel + "/index.html")
+        if entry is None and page is None:
+            continue  # not a folder that was listed (the player pages, the corrections)
+        try:
+            st = os.stat(os.path.join(root, rel))
+        except FileNotFoundError:
+            continue
+        if entry is not None:
+            entry[0] = [st.st_ino, st.st_mtime_ns]
+        else:
+            page[3] = _folder_key(st)
 
 
 def put_links(pages: list[tuple[str, str]]) -> list[tuple[bool, str | None]]:
@@ -865,6 +908,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
         lambda **context: _TEMPLATES.get_template("site_section.html.j2").render(
             t=text, lang=lang, organisation=org["display_name"], **context), index)
     written += sections_written
+    _refresh_folder_keys(out_dir, index, written)
     _save_index(page_index, index)
     # the spellings `explain` accepts (data/aliases/), so that the index finds a player by any of them
     spellings = other_spellings(read_aliases(data_dir, org.get("aliases") if pd.notna(org.get("aliases")) else None))
@@ -993,7 +1037,9 @@ def _load_index(path: Path | None) -> dict | None:
         if not isinstance(data, dict) or data.get("version") != _INDEX_VERSION:
             return {}
         table = pq.read_table(_pages_file(path)).to_pydict()
-        data["pages"] = {h: [t, s, d] for h, t, s, d in zip(table["href"], table["title"], table["stamp"], table["links"])}
+        keys = table.get("folder_key") or [""] * len(table["href"])  # (a cache written before the keys were kept)
+        data["pages"] = {h: [t, s, d, k] for h, t, s, d, k in zip(table["href"], table["title"], table["stamp"],
+                                                                 table["links"], keys)}
         return data
     except (OSError, ValueError, KeyError, pa.ArrowException):
         return {}
@@ -1010,7 +1056,7 @@ def _save_index(path: Path | None, index: dict | None) -> None:
     pages = index.get("pages", {})
     entries = list(pages.values())
     table = pa.table({"href": list(pages), "title": [e[0] for e in entries], "stamp": [e[1] for e in entries],
-                      "links": [e[2] for e in entries]})
+                      "links": [e[2] for e in entries], "folder_key": [e[3] for e in entries]})
     # written whole (a private cache: never compared); the pages first, so that a run killed
     # between the two writes leaves a folder list that sends every changed folder to be read
     tmp = path.with_name(f".{path.name}.pages.tmp")

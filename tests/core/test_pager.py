@@ -188,6 +188,58 @@ def test_a_night_lists_only_the_folders_that_changed(tmp_path, monkeypatch):
     assert site._load_index(cache) == index
 
 
+def test_the_sites_own_writes_do_not_make_the_next_night_list_their_folders(tmp_path, monkeypatch):
+    """The site writes into the folders it has listed (a page's links, a club's index), which
+    changes their mtimes; it takes their keys again afterwards (as publish_organisation does), so
+    the next night lists the club that changed and its new event only. Its other events are
+    looked at by a stat, not listed; one its publisher swapped in anew is listed."""
+    import os
+
+    from pipelines.core import site
+    from pipelines.core.publishing import replace_folder
+
+    out = tmp_path / "org"
+
+    def event(club: str, folder: str, title: str | None = None) -> None:
+        replace_folder(out / club / folder, {"index.html": f"<html><head><title>{title or folder}</title></head><body>\n</body></html>"})
+
+    for club, folder in [("bk-a", "2024-09-03-tisdag"), ("bk-a", "2024-09-10-tisdag"), ("bk-a", "2024-09-17-tisdag"),
+                         ("bk-b", "2024-09-05-torsdag"), ("bk-b", "2024-09-12-torsdag")]:
+        event(club, folder)
+    text = {"up": "up", "pages": "pages"}
+    index: dict = {}
+
+    listed: list[str] = []
+
+    def night() -> list[str]:
+        pages = site.published_pages(out, index)
+        seen = len(listed)
+        assert [p["href"] for p in pages] == [p["href"] for p in site.published_pages(out, {})]  # every page, as a fresh listing
+        del listed[seen:]  # (what the fresh listing listed)
+        written = site.link_pages(out, pages, text, index)
+        written += site.publish_sections(out, pages, {}, {}, lambda **context: "<html>club</html>", index)[1]
+        site._refresh_folder_keys(out, index, written)
+        return written
+
+    night()  # every page linked, both clubs' indexes written
+    real = os.scandir
+    monkeypatch.setattr(site.os, "scandir", lambda path=".": (isinstance(path, str) and listed.append(os.path.relpath(path, out))) or real(path))
+    night()
+    assert listed == []
+    event("bk-b", "2024-09-19-torsdag")
+    night()
+    assert sorted(listed) == ["bk-b", "bk-b/2024-09-19-torsdag"]
+    listed.clear()
+    event("bk-a", "2024-09-10-tisdag", "corrected")  # its publisher swaps the folder in whole
+    night()
+    assert sorted(listed) == ["bk-a", "bk-a/2024-09-10-tisdag"]
+    assert "corrected" in (out / "bk-a" / "2024-09-17-tisdag" / "index.html").read_text(encoding="utf-8")  # its neighbour's link
+    # the cache keeps the keys (Parquet and JSON) as they were in memory
+    cache = tmp_path / "cache" / "org.json"
+    site._save_index(cache, index)
+    assert site._load_index(cache) == index
+
+
 def test_a_night_links_the_changed_pages_and_their_neighbours_only_and_every_link_is_as_a_full_relink(tmp_path, monkeypatch):
     """A club's events are one kind of page: a new event changes the links of its two neighbours
     only, a removed one those of the two pages it stood between, a new title those of its
