@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from pipelines.core.text import unicode_marked
+
 from . import quarantine as q
 
 # possessive quantifiers and a greedy value (stripped afterwards): linear in the line's length; the
@@ -68,9 +70,19 @@ class RawFile:
         self.quarantine = q.concat(self.quarantine, frame)
 
 
+def lenient_text(data: bytes) -> str:
+    """The file's text as `decode` reads it, any undecodable byte replaced (for quoting its lines)."""
+    marked = unicode_marked(data)
+    return marked[0] if marked is not None else data.decode("utf-8-sig", errors="replace")
+
+
 def decode(source_file: str, data: bytes) -> tuple[str | None, pd.DataFrame]:
-    """UTF-8 (with or without BOM), NFKC-normalised (full-width digits, letters and punctuation
-    become ASCII: '１' is 1). Anything else is quarantined as a whole."""
+    """UTF-8 (with or without BOM), or UTF-16 with its byte order mark (Windows' "Unicode"),
+    NFKC-normalised (full-width digits, letters and punctuation become ASCII: '１' is 1). Anything
+    else is quarantined as a whole."""
+    marked = unicode_marked(data)
+    if marked is not None:
+        return unicodedata.normalize("NFKC", marked[0]), q.empty()
     try:
         return unicodedata.normalize("NFKC", data.decode("utf-8-sig")), q.empty()
     except UnicodeDecodeError as err:

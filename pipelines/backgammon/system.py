@@ -32,7 +32,7 @@ from pipelines.backgammon.awards import compute_awards
 from pipelines.backgammon.frames import empty_tables
 from pipelines.backgammon.parse import detect_format, parse_file
 from pipelines.backgammon.quarantine import lines_label
-from pipelines.backgammon.reading import physical_lines
+from pipelines.backgammon.reading import lenient_text, physical_lines
 from pipelines.backgammon.rules import BackgammonRules, load_rules
 from pipelines.core.settings import SettingsError
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
@@ -113,7 +113,7 @@ def _line_numbers(locations: pd.Series) -> pd.DataFrame:
 def _file_lines(source_file: str, data: bytes) -> pd.DataFrame:
     """The file's physical lines (numbered as the parser numbers them), each cut to
     RECORD_MAX_CHARS for quoting."""
-    text = data.decode("utf-8-sig", errors="replace")
+    text = lenient_text(data)
     lines = [ln if len(ln) <= RECORD_MAX_CHARS else ln[:RECORD_MAX_CHARS] + "…" for ln in physical_lines(text)]
     return pd.DataFrame({"source_file": source_file, "line": np.arange(1, len(lines) + 1), "text": lines})
 

@@ -28,6 +28,7 @@ import unicodedata
 
 import pandas as pd
 
+from pipelines.core.text import unicode_marked
 from pipelines.bridge.parse_common import (
     MAX_NAME,
     MAX_PLAYERS_CELL,
@@ -66,6 +67,9 @@ _SCORING = {"MP": "MP", "MATCHPOINTS": "MP", "MP1": "MP", "MP2": "MP", "IMP": "X
 
 
 def _decode(data: bytes) -> str:
+    marked = unicode_marked(data)  # Windows' "Unicode" (UTF-16 with its byte order mark)
+    if marked is not None:
+        return marked[0]
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

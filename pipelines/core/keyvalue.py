@@ -10,7 +10,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from pipelines.core.text import clip, physical_lines, too_long
+from pipelines.core.text import clip, physical_lines, too_long, unicode_marked
 
 _KEY = re.compile(r"[^\W\d][\w .-]*", re.UNICODE)
 _SEPARATOR = re.compile(r"[:=]")
@@ -19,7 +19,11 @@ _SEPARATOR = re.compile(r"[:=]")
 def decode(data: bytes, fallbacks: tuple[str, ...] = ("cp1252",)) -> tuple[str, str]:
     """Text of a file and the encoding that read it: UTF-8 (a BOM is fine), then the fallbacks in
     order (e.g. Shift_JIS for Japanese, cp1252 / latin-1 for Swedish programs). NFKC-normalised, so
-    full-width digits and colons typed in Asian input modes read as ASCII."""
+    full-width digits and colons typed in Asian input modes read as ASCII. A file with a UTF-16 or
+    UTF-32 byte order mark (Windows' "Unicode") is read as its mark says."""
+    marked = unicode_marked(data)
+    if marked is not None:
+        return unicodedata.normalize("NFKC", marked[0]), marked[1]
     for enc in ("utf-8-sig",) + tuple(fallbacks):
         try:
             return unicodedata.normalize("NFKC", data.decode(enc)), enc

@@ -3,6 +3,7 @@ by row in Python); bad values quoted in a quarantine reason kept short; a line t
 record reported as a problem of its own rather than handed to a parser."""
 from __future__ import annotations
 
+import codecs
 import csv
 import re
 
@@ -10,8 +11,27 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+# The byte order marks of UTF-32 and UTF-16 (UTF-32's little-endian mark begins with UTF-16's, so
+# it is looked for first). UTF-8's mark is read by each reader's own 'utf-8-sig'.
+_UNICODE_MARKS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+                  (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
 MAX_LINE_CHARS = 4_000  # one line of a key: value or result file (longer: a line break is missing)
 SHOWN = 60  # characters of a bad value quoted in a reason
+
+
+def unicode_marked(data: bytes) -> tuple[str, str] | None:
+    """(text, encoding) of a file that begins with a UTF-16 or UTF-32 byte order mark, as Windows
+    saves "Unicode" text (Notepad, Excel's "Unicode Text": UTF-16 little-endian with its mark);
+    None for any other file, or one that does not decode as its mark says (each reader then reads
+    it as it reads any file). Every reader of a text file asks this first."""
+    for mark, encoding in _UNICODE_MARKS:
+        if data.startswith(mark):
+            try:
+                return data.decode(encoding), encoding
+            except UnicodeDecodeError:
+                return None
+    return None
 
 
 def concat(*parts, index: pd.Index | None = None) -> pd.Series:

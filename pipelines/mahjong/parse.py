@@ -40,7 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipelines.core.parallel import serves_workers
-from pipelines.core.text import rewrite_where_found, split_line
+from pipelines.core.text import rewrite_where_found, split_line, unicode_marked
 
 serves_workers(__name__)  # parse_texts, a backlog's chunks (pipelines/mahjong/system.py)
 
@@ -133,7 +133,11 @@ LINE_KINDS = ["blank", "date", "result", "yakuman", "orphan_yakuman", "chatter"]
 
 
 def decode(data: bytes) -> tuple[str | None, str | None]:
-    """UTF-8 (with or without BOM), else Shift_JIS as Japanese Windows saves it."""
+    """UTF-8 (with or without BOM), else Shift_JIS as Japanese Windows saves it; UTF-16 with its
+    byte order mark (Windows' "Unicode") as the mark says."""
+    marked = unicode_marked(data)
+    if marked is not None:
+        return marked[0], None
     for encoding in ("utf-8-sig", "cp932"):
         try:
             return data.decode(encoding), None
