@@ -42,6 +42,7 @@ from pipelines.bridge.parse_common import (
     split_pair_number,
     whole_file_rejected,
 )
+from pipelines.core.text import unicode_marked
 
 _SCORING = {"MATCH_POINTS": "MP", "MATCHPOINTS": "MP", "MP": "MP", "CROSS_IMPS": "XIMP", "CROSS_IMP": "XIMP",
             "IMPS": "XIMP", "BUTLER": "BUTLER", "BUTLER_IMPS": "BUTLER"}
@@ -180,10 +181,23 @@ def _text(el, name: str, default: str = "") -> str:
     return (c.text or "").strip() if c is not None and c.text is not None else default
 
 
+_DECLARATION = re.compile(r"^\s*<\?xml[^>]{0,200}\?>")
+
+
+def _as_utf8(data: bytes) -> bytes:
+    """A file with a UTF-16 or UTF-32 byte order mark (Windows' "Unicode") as UTF-8, its XML
+    declaration saying so (Notepad keeps a declaration of UTF-8 when it saves UTF-16, which the
+    XML parser refuses); any other file as it is. Line numbers are kept."""
+    marked = unicode_marked(data)
+    if marked is None:
+        return data
+    return _DECLARATION.sub('<?xml version="1.0" encoding="UTF-8"?>', marked[0], count=1).encode("utf-8")
+
+
 @never_raises
 def parse_usebio(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
     """Parse a USEBIO 1.2 file. Never raises on bad input: problems go to the quarantine frame."""
-    data, refused = _drop_external_doctype(data)
+    data, refused = _drop_external_doctype(_as_utf8(data))
     if refused:
         return whole_file_rejected(source_file, refused)
     root, err = _safe_parse(data)

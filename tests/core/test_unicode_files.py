@@ -27,6 +27,10 @@ RE_ENCODED = {
     "ukbgclub/2025/2025-03-04-march-championship.csv": ("utf-8", "utf-32-le"),
     "tokyo-bridge-club/2026-11-14-saturday-howell.csv": ("utf-8", "utf-16-le"),
     "tokyo-bridge-club/2026-11-15-sunday-teams.pbn": ("utf-8", "utf-16-le"),
+    # USEBIO: its declaration still says UTF-8, as Notepad leaves it
+    "tokyo-bridge-club/2026-11-12-thursday-pairs.xml": ("utf-8", "utf-16-le"),
+    "svensk-bridge/medlemsregister.csv": ("utf-8", "utf-16-le"),
+    "jcbl-tokyo/members.csv": ("utf-8", "utf-16-le"),
     "svensk-bridge/bk-lavec/2024-09-03-tisdag.event.txt": ("cp1252", "utf-16-le"),
     "svensk-bridge/bk-lavec/2024-09-03-tisdag.standings.csv": ("cp1252", "utf-16-le"),
     "jcbl-tokyo/2024-06-05-weekly.event.txt": ("utf-8", "utf-16-le"),
@@ -34,7 +38,7 @@ RE_ENCODED = {
 }
 MARKS = {"utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE, "utf-32-le": codecs.BOM_UTF32_LE}
 VIEWS = ["events", "awards", "quarantine", "mahjong_results", "backgammon_results", "session_standings", "board_results",
-         "team_matches", "se_results", "jcbl_standings"]
+         "team_matches", "se_results", "se_holdings", "jcbl_standings", "jcbl_masterpoints"]
 # what differs between two runs by construction, and the files' digests (their bytes differ)
 VOLATILE = {"run_id", "award_id", "reverses_award_id", "posted_on", "started_at", "source_sha256", "settings_sha256",
             "first_seen_run", "last_seen_run"}
@@ -65,8 +69,11 @@ def test_unicode_files_post_what_their_utf8_originals_post(tmp_path, sample_run)
         posted = set(query("select distinct source_file from events")["source_file"])
     finally:
         con.close()
-    # every re-encoded result file posted (the event files are read with their result lists)
-    assert {p for p in RE_ENCODED if not p.endswith(".event.txt")} <= posted
+    # the JCBL register names its members on the pages (members.csv line 3: JT0101,山田太郎)
+    weekly = tmp_path / "var" / "publications" / "jcbl-tokyo" / "2024-06-05-weekly" / "index.html"
+    assert "山田太郎" in weekly.read_text(encoding="utf-8")
+    # every re-encoded result file posted (the event files and the registers are read with the result lists)
+    assert {p for p in RE_ENCODED if not p.endswith((".event.txt", "medlemsregister.csv", "members.csv"))} <= posted
 
 
 def test_a_byte_order_mark_names_the_encoding():
