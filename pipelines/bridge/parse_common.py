@@ -18,7 +18,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
-from pipelines.core.text import SHOWN, clip, physical_lines  # noqa: F401 - re-exported to the bridge readers
+from pipelines.core.text import SHOWN, clip, physical_lines, unicode_marked  # noqa: F401 - re-exported to the bridge readers
 from pipelines.bridge.scoring import (
     board_rotation,
     normalise_vulnerability,
@@ -54,6 +54,18 @@ MAX_CELL = 100           # characters in a pair/team number, contract, result, s
 MAX_NAME = 200           # characters in an event name, a section or a team name
 MAX_PLAYERS_CELL = 1000  # characters in a cell of player names or national ids
 # SHOWN: characters of a bad value quoted in a reason; clip: such a value (pipelines/core/text.py)
+
+
+def decode_text(data: bytes) -> str:
+    """A traveller file's text (CSV or PBN): UTF-16 with its byte order mark (Windows' "Unicode") as
+    the mark says, else UTF-8 (a BOM is fine), else Windows-1252, the scorers' older encoding."""
+    marked = unicode_marked(data)
+    if marked is not None:
+        return marked[0]
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
 
 
 def clip_series(s: pd.Series, limit: int = SHOWN) -> pd.Series:

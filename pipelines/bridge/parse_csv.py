@@ -12,19 +12,19 @@ import unicodedata
 
 import pandas as pd
 
-from pipelines.core.text import unicode_marked
 from pipelines.bridge.parse_common import (
     MAX_NAME,
     MAX_PLAYERS_CELL,
     clip,
     clip_series,
-    nfkc,
-    never_raises,
+    decode_text,
     entrants_frame,
     events_frame,
     finalise,
-    make_event_id,
     looks_adjusted,
+    make_event_id,
+    never_raises,
+    nfkc,
     parse_date,
     physical_lines,
     quarantine_frame,
@@ -151,16 +151,6 @@ def _bridgemate_players(df: pd.DataFrame, seats: pd.DataFrame, header: list[str]
     return out, problems
 
 
-def _decode(data: bytes) -> str:
-    marked = unicode_marked(data)  # Windows' "Unicode" (UTF-16 with its byte order mark)
-    if marked is not None:
-        return marked[0]
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
-
-
 MAX_LINE = 20_000  # characters in one traveller line (a real one is a few hundred)
 _CSV_ERRORS = {
     "unexpected end of data": "a quoted value (opened with \") is not closed on this line",
@@ -190,7 +180,7 @@ def parse_csv(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
 
     Every physical line is accounted for: the header (and repeats of it), a traveller line, a
     comment (``#``), a blank line, or a problem naming its physical line number."""
-    text = _decode(data)
+    text = decode_text(data)
     content = [(i + 1, ln) for i, ln in enumerate(physical_lines(text)) if ln.strip() and not ln.lstrip().startswith("#")]
     if not content:
         return whole_file_rejected(source_file, "the file is empty: expected a header row and traveller lines")

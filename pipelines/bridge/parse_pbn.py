@@ -28,17 +28,17 @@ import unicodedata
 
 import pandas as pd
 
-from pipelines.core.text import unicode_marked
 from pipelines.bridge.parse_common import (
     MAX_NAME,
     MAX_PLAYERS_CELL,
     clip,
-    never_raises,
+    decode_text,
     empty_frames,
     entrants_frame,
     events_frame,
     finalise,
     make_event_id,
+    never_raises,
     parse_date,
     physical_lines,
     quarantine_frame,
@@ -64,16 +64,6 @@ def _match_tag(s: str):
 _TOKEN = re.compile(r'"[^"]*"|\S+')
 _SCORING = {"MP": "MP", "MATCHPOINTS": "MP", "MP1": "MP", "MP2": "MP", "IMP": "XIMP", "CROSS-IMPS": "XIMP",
             "CROSSIMPS": "XIMP", "XIMP": "XIMP", "BUTLER": "BUTLER", "IMP;BUTLER": "BUTLER", "TEAMS": "TEAMS"}
-
-
-def _decode(data: bytes) -> str:
-    marked = unicode_marked(data)  # Windows' "Unicode" (UTF-16 with its byte order mark)
-    if marked is not None:
-        return marked[0]
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
 
 
 _SECTION_TAGS = {"Auction", "Play"}  # tags followed by data lines (also every "...Table" tag)
@@ -218,7 +208,7 @@ _NAME_SPLIT = re.compile(r"\s+-\s+|\s*&\s*|\s*/\s*|\s*;\s*|\s+–\s+")
 @never_raises
 def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
     """Parse a PBN results file. Never raises on bad input: problems go to the quarantine frame."""
-    text = _decode(data)
+    text = decode_text(data)
     games, q = _games(text)
     if not games:
         if q:  # lines were there, none of them a game: each is reported
