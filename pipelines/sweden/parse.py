@@ -428,7 +428,8 @@ def parse_standings(source_file: str, data: bytes, form: str | None) -> tuple[pd
     if unknown or missing:
         what = ([f"unknown column(s) {', '.join(unknown)}"] if unknown else []) + ([f"missing column(s) {', '.join(missing)}"] if missing else [])
         return None, [(source_file, f"line {header_no}", f"header: {'; '.join(what)}; expected plac, par, medlemmar "
-                       "(and optionally spelat, sektion, hcp_plac, poäng, namn, kväll1, kväll2), separated by ; or ,")]
+                       "(and optionally spelat, sektion, hcp_plac, poäng, namn, kväll1, kväll2), separated by semicolons, "
+                       "commas or tabs")]
     rows = []
     lo, hi = PLAYERS.get(form or "", (1, 6))
     for no, line in lines[1:]:

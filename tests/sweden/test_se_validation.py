@@ -41,6 +41,26 @@ def test_binary_file_is_refused_not_crashed():
     assert st is None and problems
 
 
+def test_a_list_saved_as_excels_unicode_text_reads_as_the_list_itself():
+    """Excel's "Unicode Text" save: UTF-16 little-endian with its byte order mark, tab-separated,
+    CRLF line ends. It gives the rows the same list gives as semicolon-separated UTF-8 (written by
+    hand: four pairs, the last two tied for 3rd)."""
+    import codecs
+
+    text = "plac;par;medlemmar\n1;1;100000 100001\n2;2;100002 100003\n3=;3;100004 100005\n3=;4;100006 100007\n"
+    unicode_text = codecs.BOM_UTF16_LE + text.replace(";", "\t").replace("\n", "\r\n").encode("utf-16-le")
+    rows, problems = parse_standings("x/unicode.standings.csv", unicode_text, "par")
+    plain, _ = parse_standings("x/plain.standings.csv", text.encode("utf-8"), "par")
+    assert problems == []
+    assert rows[["place", "tied", "members"]].to_dict("records") == plain[["place", "tied", "members"]].to_dict("records")
+    assert [list(m) for m in rows["members"]] == [["100000", "100001"], ["100002", "100003"], ["100004", "100005"],
+                                                  ["100006", "100007"]]
+    assert list(rows["tied"]) == [False, False, True, True]
+    # a header it cannot read names the separators it accepts
+    _, problems = parse_standings("x/h.standings.csv", "plats\tpar\tmedlemmar\n1\t1\t100000 100001\n".encode("utf-8"), "par")
+    assert problems[0][1] == "line 1" and problems[0][2].endswith("separated by semicolons, commas or tabs")
+
+
 def test_register_problems():
     members, problems = parse_members("r", (FIX / "bad_register.csv").read_bytes())
     assert list(members["member"]) == ["200000"]
