@@ -151,13 +151,14 @@ class BackgammonSystem:
     warehouse_sql = ["warehouse/backgammon_results", "warehouse/backgammon_standings"]
     expected_content = EXPECTED_CONTENT
 
-    def isolation_groups(self, sources: list[SourceFile], rules: BackgammonRules | None = None) -> list[list[SourceFile]]:
+    def isolation_groups(self, sources: list[SourceFile], ctx: RunContext | None = None) -> list[list[SourceFile]]:
         """Files that must be scored together: files are read one by one, but two files of one
         night holding the same event (a results file and a match log of one tournament, or a
         copy) are checked against each other so that the event posts once. So files sharing an
         event id form one group (transitively); every other file stands alone. A file that
-        cannot be parsed at all stands alone (its retry will quarantine it)."""
-        rules = rules or load_rules()
+        cannot be parsed at all stands alone (its retry will quarantine it). The files are read
+        with the run's rule tables (the office's level aliases), the bundled ones without a run."""
+        rules = self.rules(ctx) if ctx is not None else load_rules()
         ids: list[set[str]] = []
         for source in sources:
             try:

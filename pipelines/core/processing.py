@@ -55,12 +55,13 @@ class IsolatedBatch:
     validated: frozenset[str] = frozenset()
 
 
-def isolation_groups(system, sources: list[SourceFile]) -> list[list[SourceFile]]:
-    """The files a rule system must score together; each file alone unless the system says so."""
+def isolation_groups(system, sources: list[SourceFile], ctx) -> list[list[SourceFile]]:
+    """The files a rule system must score together; each file alone unless the system says so.
+    `ctx` is the run: a system that reads the files to group them reads them with its rules."""
     grouper = getattr(system, "isolation_groups", None)
     if grouper is None:
         return [[source] for source in sources]
-    groups = [list(group) for group in grouper(sources) if group]
+    groups = [list(group) for group in grouper(sources, ctx) if group]
     covered = {s.source_file for group in groups for s in group}
     # a file the system forgot stays its own group: nothing is left out of the accounting
     return groups + [[s] for s in sources if s.source_file not in covered]
@@ -74,9 +75,9 @@ def process_isolated(ctx, system, organisation: pd.Series, sources: list[SourceF
     except Exception:
         parts = _retry_by_group(ctx, system, organisation, sources, active, superseded, incidents)
     batch = _concat(parts)
-    batch, withdrawn, validated = _withdraw_invalid_outputs(system, batch, sources)
+    batch, withdrawn, validated = _withdraw_invalid_outputs(system, batch, sources, ctx)
     incidents.extend(withdrawn)
-    batch = _quarantine_empty_files(system, batch, sources)
+    batch = _quarantine_empty_files(system, batch, sources, ctx)
     return IsolatedBatch(batch, incidents, validated)
 
 
@@ -116,7 +117,7 @@ def _retry_by_group(ctx, system, organisation: pd.Series, sources: list[SourceFi
                 else:
                     search(half)
 
-    groups = isolation_groups(system, sources)
+    groups = isolation_groups(system, sources, ctx)
     if len(groups) == 1:
         try:
             good.append((groups, process(groups)))
@@ -199,7 +200,7 @@ def _validate(model, frame: pd.DataFrame):
     return failure_cases(model, frame)
 
 
-def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFile]
+def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFile], ctx
                               ) -> tuple[SystemBatch, list[Incident], frozenset[str]]:
     """Rows that break their model: trace them to their files and withdraw those files' groups.
     Also returns the names of the lake tables that passed their model (the returned batch holds
@@ -243,7 +244,7 @@ def _withdraw_invalid_outputs(system, batch: SystemBatch, sources: list[SourceFi
                         tables=tables)
     if not bad_files:
         return batch, [], frozenset(validated)
-    groups = isolation_groups(system, sources)
+    groups = isolation_groups(system, sources, ctx)
     withdrawn: set[str] = set()
     for group in groups:
         names = {s.source_file for s in group}
@@ -290,7 +291,7 @@ def _short(problems: list[str]) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _quarantine_empty_files(system, batch: SystemBatch, sources: list[SourceFile]) -> SystemBatch:
+def _quarantine_empty_files(system, batch: SystemBatch, sources: list[SourceFile], ctx) -> SystemBatch:
     """A file with no record and no problem found is not 'posted, 0 records': it is quarantined."""
     seen: set[str] = set()
     for frame in (batch.awards, batch.events, batch.quarantine, *batch.tables.values()):
@@ -302,7 +303,7 @@ def _quarantine_empty_files(system, batch: SystemBatch, sources: list[SourceFile
         seen |= set(counted["source_file"])
     # a file held back while its partner is missing is accounted for by its group's rows (the
     # groups are asked for only when some file has none: a system may parse files to group them)
-    empty = [s.source_file for group in isolation_groups(system, sources)
+    empty = [s.source_file for group in isolation_groups(system, sources, ctx)
              if not {g.source_file for g in group} & seen for s in group] \
         if any(s.source_file not in seen for s in sources) else []
     if not empty:

@@ -193,7 +193,7 @@ class JcblSystem:
     warehouse_sql = ["warehouse/jcbl_standings", "warehouse/jcbl_masterpoints"]
     expected_content = EXPECTED_CONTENT
 
-    def isolation_groups(self, sources: list[SourceFile]) -> list[list[SourceFile]]:
+    def isolation_groups(self, sources: list[SourceFile], ctx: RunContext | None = None) -> list[list[SourceFile]]:
         """Files that must be scored together: the event file and the results file(s) of one
         event (its key, case-insensitive: the partner is found that way in the inbox). Opening
         balances and other files stand alone (every opening-balance file of the organisation is

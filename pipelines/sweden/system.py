@@ -169,7 +169,7 @@ class SwedenSystem:
     def rules(self, ctx: RunContext) -> SwedenRules:
         return load_rules(Path(ctx.data_dir) / "rules" / "sweden")
 
-    def isolation_groups(self, sources: list[SourceFile]) -> list[list[SourceFile]]:
+    def isolation_groups(self, sources: list[SourceFile], ctx: RunContext | None = None) -> list[list[SourceFile]]:
         """An event file and its standings file are scored together; anything else alone."""
         groups: dict[str, list[SourceFile]] = {}
         for s in sources:

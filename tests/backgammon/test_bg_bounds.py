@@ -9,12 +9,17 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
+import shutil
+
 import pandas as pd
 import pytest
 
 from pipelines.backgammon import parse_file
 from pipelines.backgammon.reading import physical_lines
 from pipelines.backgammon.system import SYSTEM
+from pipelines.core.lake import Lake
+from pipelines.core.settings import DATA_DIR, StatePaths
+from pipelines.core.system import RunContext
 from process_helpers import process, sources_in
 
 FILES = Path(__file__).resolve().parent / "files"
@@ -121,6 +126,24 @@ def test_isolation_groups_join_files_of_one_event(tmp_path):
     sources = sources_in(tmp_path, ORG, files)
     groups = sorted(sorted(s.source_file.removeprefix(ORG + "/") for s in g) for g in SYSTEM.isolation_groups(sources))
     assert groups == [["a.csv", "copy-of-a.csv"], ["junk.txt"], ["log.csv"], ["novice.csv"]]
+
+
+def test_isolation_groups_read_the_files_with_the_offices_rule_tables(tmp_path):
+    # an office whose data directory adds the level alias 'expert': a results file and its copy
+    # saying 'level: expert' hold one event under the office's tables (under the bundled ones
+    # the level is unknown, nothing parses, and each file stood alone)
+    data_dir = tmp_path / "data"
+    shutil.copytree(DATA_DIR / "rules" / "backgammon", data_dir / "rules" / "backgammon")
+    with (data_dir / "rules" / "backgammon" / "level_aliases.csv").open("a", encoding="utf-8") as f:
+        f.write("expert,Advanced/Open\n")
+    samples = Path(__file__).resolve().parents[2] / "data/samples/inbox/ukbgclub/2025"
+    march = (samples / "2025-03-04-march-championship.csv").read_bytes().replace(
+        b"# level: Advanced/Open", b"# level: expert")
+    sources = sources_in(tmp_path / "inbox", ORG, {"a.csv": march, "copy-of-a.csv": march})
+    ctx = RunContext(run_id="20260101T000000000000Z-test", as_of=date(2025, 3, 31),
+                     lake=Lake.open(StatePaths(tmp_path / "var")), data_dir=data_dir)
+    groups = [sorted(s.source_file.removeprefix(ORG + "/") for s in g) for g in SYSTEM.isolation_groups(sources, ctx)]
+    assert groups == [["a.csv", "copy-of-a.csv"]]
 
 
 def test_a_log_of_byes_with_a_bad_line_is_reported_not_raised():
