@@ -323,7 +323,11 @@ def explain(player: str, event_id: str | None, state_dir: Path | None, data_dir:
     if not paths.warehouse.exists():
         console.print(f"[red]no warehouse at {paths.warehouse}: run `pointledger run` first[/red]")
         sys.exit(1)
-    lines = explain_player(paths.warehouse, player, event_id, office.data_dir or DATA_DIR)
+    problems: list[str] = []
+    lines = explain_player(paths.warehouse, player, event_id, office.data_dir or DATA_DIR, problems)
+    for problem in problems:
+        # on stderr, so that the lines themselves can still be piped
+        console.print(f"warning: {problem}", style="yellow", highlight=False, markup=False)
     if not lines:
         console.print(f"[yellow]no award lines for player {player!r}{' in event ' + event_id if event_id else ''}[/yellow]")
         sys.exit(EXIT_NOT_FOUND)

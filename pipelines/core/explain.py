@@ -5,25 +5,33 @@ from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core.names import apply_aliases, normalise_names, read_aliases
+from pipelines.core.names import alias_table_problem, apply_aliases, normalise_names, read_aliases
 from pipelines.core.settings import DATA_DIR
 from pipelines.core.sql import connect, fetch
 from pipelines.core.system import get_system
 
 
-def resolve_player(player: str, data_dir: Path = DATA_DIR) -> str:
+def resolve_player(player: str, data_dir: Path = DATA_DIR, problems: list[str] | None = None) -> str:
     """The player id a name stands for: normalised, then through the organisations' alias tables
-    (so `explain けん` finds Ken's lines when `けん,Ken` is an alias)."""
+    (so `explain けん` finds Ken's lines when `けん,Ken` is an alias). An alias table that cannot be
+    read is left out and said in `problems` (the name is then looked up as written)."""
     name = normalise_names(pd.Series([player]))
-    tables = [read_aliases(data_dir, path.stem) for path in sorted((data_dir / "aliases").glob("*.csv"))]
+    tables = []
+    for path in sorted((Path(data_dir) / "aliases").glob("*.csv")):
+        problem = alias_table_problem(path)
+        if problem is None:
+            tables.append(read_aliases(data_dir, path.stem))
+        elif problems is not None:
+            problems.append(f"{path}: {problem}; its aliases are not applied")
     tables = [t for t in tables if len(t)]
     if tables:
         name = apply_aliases(name, pd.concat(tables, ignore_index=True).drop_duplicates("alias"))
     return name.iloc[0]
 
 
-def explain_player(warehouse: Path, player: str, event_id: str | None = None, data_dir: Path = DATA_DIR) -> list[str]:
-    player_id = resolve_player(player, data_dir)
+def explain_player(warehouse: Path, player: str, event_id: str | None = None, data_dir: Path = DATA_DIR,
+                   problems: list[str] | None = None) -> list[str]:
+    player_id = resolve_player(player, data_dir, problems)
     con = connect(warehouse, read_only=True)
     try:
         lines_ = fetch(

@@ -48,6 +48,20 @@ def read_aliases(data_dir: Path, table: str | None) -> pd.DataFrame:
     return aliases.assign(alias=normalise_names(aliases["alias"]), player_id=normalise_names(aliases["player_id"]))[["alias", "player_id"]]
 
 
+def alias_table_problem(path: Path) -> str | None:
+    """Why an alias table cannot be used (None when it can): not readable as UTF-8 CSV, or
+    without the columns `alias` and `player_id`."""
+    try:
+        header = pd.read_csv(path, dtype="string", keep_default_na=False)
+    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        return f"not a readable UTF-8 CSV ({str(error).splitlines()[0][:120]})"
+    missing = [c for c in ("alias", "player_id") if c not in header.columns]
+    if missing:
+        found = ", ".join(map(str, header.columns)) or "no header"
+        return f"expected the columns alias,player_id; found {found} (missing {', '.join(missing)})"
+    return None
+
+
 def other_spellings(aliases: pd.DataFrame) -> dict[str, str]:
     """player_id → the player's other spellings, one space between them (the site index's search
     matches them, as `explain` accepts them)."""

@@ -174,3 +174,18 @@ def test_explain_finds_a_player_by_any_spelling(golden):
     # data/aliases/sofu-mahjong.csv has けん → Ken; NFKC makes Ｋｅｎ Ken
     assert lines_of("けん") == lines_of("Ｋｅｎ") == lines_of(" Ken ") == lines_of("Ken")
     assert lines_of("Ken").startswith("Ken: ")
+
+
+def test_explain_says_when_an_alias_table_cannot_be_read(golden, tmp_path):
+    # the office's alias table saved with other column names: its aliases cannot be applied, and
+    # explain says so on stderr instead of answering as if the alias did not exist
+    *_, state = golden
+    data_dir = tmp_path / "data"
+    shutil.copytree(ROOT / "data", data_dir, ignore=shutil.ignore_patterns("samples"))
+    (data_dir / "aliases" / "sofu-mahjong.csv").write_text("name,id\nけん,Ken\n", encoding="utf-8")
+    by_alias = pointledger("explain", "けん", "--state", state, "--data-dir", data_dir, cwd=ROOT)
+    expected = (f"warning: {data_dir / 'aliases' / 'sofu-mahjong.csv'}: expected the columns alias,player_id; "
+                "found name, id (missing alias, player_id); its aliases are not applied")
+    assert by_alias.returncode == 6 and expected in by_alias.stderr
+    by_name = pointledger("explain", "Ken", "--state", state, "--data-dir", data_dir, cwd=ROOT)
+    assert by_name.returncode == 0 and by_name.stdout.startswith("Ken: ") and expected in by_name.stderr
