@@ -1,4 +1,7 @@
-"""sql/sweden/int_se_series_standings.sql: the table after each night, against a hand count."""
+"""sql/warehouse/se_series_standings.sql: the table after each night, against a hand count.
+
+The view reads se_series_matches (one row per match: both teams' VP, results and points); here
+that relation is made from the test's matches through `team_points`, as the series batch posts it."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -21,12 +24,22 @@ def test_standings_night_by_night():
     rows = [_m("1", "2026-10-01", "Ek", "Gran", 18, 12), _m("2", "2026-10-01", "Lind", "Asp", 15, 15),
             _m("3", "2026-10-08", "Gran", "Lind", 20, 10), _m("4", "2026-10-08", "Asp", "Ek", "17.5", "12.5")]
     t = SR.team_points(matches_frame(rows), SR.load_series_rules())
-    reg = t.assign(own_vp=t["own_vp"].map(lambda f: str(Decimal(f.numerator) / Decimal(f.denominator))),
-                   points=t["points"].map(lambda f: str(Decimal(f.numerator) / Decimal(f.denominator))))[
-        ["series_id", "match_id", "date", "team", "result", "own_vp", "points"]]
+    exact = {c: t[c].map(lambda f: str(Decimal(f.numerator) / Decimal(f.denominator))) for c in ("own_vp", "points")}
+    teams = t.assign(**exact)[["match_id", "date", "side", "team", "result", "own_vp", "points", "denomination"]]
     con = connect()
-    con.register("se_series_team_points", reg)
-    out = query(con, "sweden/int_se_series_standings", {"series_id": "s"})
+    con.register("team_rows", teams)
+    con.execute("""
+        create table se_series_matches as
+        select 's' as series, cast(h.date as date) as date, h.team as home, a.team as away,
+               cast(h.own_vp as decimal(18, 4)) as home_vp, cast(a.own_vp as decimal(18, 4)) as away_vp,
+               h.result, a.result as away_result,
+               cast(h.points as decimal(18, 2)) as home_points, cast(a.points as decimal(18, 2)) as away_points,
+               h.denomination
+        from team_rows as h
+        inner join team_rows as a on a.match_id = h.match_id and a.side = 'away'
+        where h.side = 'home'
+    """)
+    out = query(con, "warehouse/se_series_standings")
     night1 = out[out["night"].astype(str) == "2026-10-01"].set_index("team")
     assert night1["place"].to_dict() == {"Ek": 1, "Lind": 2, "Asp": 2, "Gran": 4}
     assert night1.loc["Ek", "points"] == Decimal(64) and night1.loc["Lind", "points"] == Decimal(32)
