@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
 import pandas as pd
 
@@ -183,3 +184,58 @@ def classify(files: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
             flag(status.isin(["correction", "duplicate"]) & f["previous_sha"].notna() & (f["previous_status"] != "duplicate"))
         ).astype("string"),
     )[list(files.columns) + ["action", "duplicate_of", "supersedes_sha256"]]
+
+
+# --------------------------------------------------------------------------- partner files
+# A rule system that pairs files (JCBL and the Swedish system: an event file and its result list;
+# a Swedish series file and its matches) reads a file's partner from the inbox beside the batch.
+
+
+@dataclass
+class InboxFile:
+    """A file a rule system reads: one of tonight's batch (`in_batch`), or a partner read from the
+    inbox (posted on an earlier night, or arriving tonight at another organisation's turn)."""
+
+    source_file: str
+    path: Path | None
+    sha256: str
+    data: bytes
+    in_batch: bool
+
+
+def inbox_root(ctx, source) -> Path:
+    """The inbox a run's source file lies in (the organisation folders' parent). `pointledger check`
+    has no inbox: the partner is then looked up beside the file itself."""
+    if ctx.inbox is not None:
+        return Path(ctx.inbox)
+    return source.path.parents[len(PurePosixPath(source.source_file).parts) - 1]
+
+
+def on_disk(root: Path, source_file: str) -> Path | None:
+    """The regular file at `source_file` under the inbox, its name matched case-insensitively (a
+    secretary's `.Standings.csv`). Links are not followed, neither the file nor a folder on its way,
+    as the scan follows none (it quarantines them): a partner is read only from inside the inbox."""
+    target = root / source_file
+    folder = target.parent
+    for part in [folder, *folder.parents]:
+        if part == root or root not in part.parents:
+            break
+        if part.is_symlink():
+            return None
+    if target.is_file() and not target.is_symlink():
+        return target
+    if not folder.is_dir():
+        return None
+    for candidate in folder.iterdir():
+        if candidate.name.lower() == target.name.lower() and candidate.is_file() and not candidate.is_symlink():
+            return candidate
+    return None
+
+
+def read_partner(root: Path, source_file: str) -> InboxFile | None:
+    """The partner file `source_file` read from the inbox at `root` (None when there is none)."""
+    path = on_disk(root, source_file)
+    if path is None:
+        return None
+    data = path.read_bytes()
+    return InboxFile(path.relative_to(root).as_posix(), path, hashlib.sha256(data).hexdigest(), data, in_batch=False)

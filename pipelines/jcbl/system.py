@@ -37,7 +37,6 @@ change the strats of events already posted (posted history is never rewritten si
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from decimal import Decimal
@@ -46,7 +45,7 @@ from pathlib import Path, PurePosixPath
 import pandas as pd
 
 from pipelines.core import ledger
-from pipelines.core.inbox import IGNORED_PREFIXES
+from pipelines.core.inbox import IGNORED_PREFIXES, InboxFile, inbox_root, read_partner
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.jcbl.awards import aggregate_awards, checked_event, components_of, winning_vp
 from pipelines.jcbl.parse import MAX_MATCHES, REGISTER_NAME, holdings_as_of, parse_event, parse_members, parse_opening_balances, parse_standings
@@ -130,19 +129,10 @@ def _check_options(org: pd.Series) -> None:
 
 
 @dataclass
-class _File:
-    source_file: str
-    path: Path
-    sha256: str
-    data: bytes
-    in_batch: bool
-
-
-@dataclass
 class _Unit:
     key: str
-    event: _File | None = None
-    standings: _File | None = None  # the results file: <key>.standings.csv or a traveller file
+    event: InboxFile | None = None
+    standings: InboxFile | None = None  # the results file: <key>.standings.csv or a traveller file
     missing: str = ""  # why a partner could not be used
     others: tuple = ()  # further results files of the same event (a conflict)
     records: int = 0  # records of the results file (standings lines or traveller lines)
@@ -150,37 +140,6 @@ class _Unit:
     @property
     def travellers(self) -> bool:
         return self.standings is not None and role_of(self.standings.source_file) == "travellers"
-
-
-def _inbox_root(ctx: RunContext, source: SourceFile) -> Path:
-    if ctx.inbox is not None:
-        return Path(ctx.inbox)
-    # `pointledger check` has no inbox: the partner is looked up next to the file itself
-    return source.path.parents[len(PurePosixPath(source.source_file).parts) - 1]
-
-
-def _on_disk(root: Path, source_file: str) -> Path | None:
-    """The file at `source_file` under the inbox, matching the name case-insensitively. Links
-    are not followed (the core quarantines them: a partner is read only from inside the inbox)."""
-    target = root / source_file
-    if target.is_file() and not target.is_symlink():
-        return target
-    folder = target.parent
-    if not folder.is_dir() or folder.is_symlink():
-        return None
-    for candidate in folder.iterdir():
-        if candidate.name.lower() == target.name.lower() and candidate.is_file() and not candidate.is_symlink():
-            return candidate
-    return None
-
-
-def _load(root: Path, source_file: str) -> _File | None:
-    path = _on_disk(root, source_file)
-    if path is None:
-        return None
-    data = path.read_bytes()
-    rel = path.relative_to(root).as_posix()
-    return _File(rel, path, hashlib.sha256(data).hexdigest(), data, in_batch=False)
 
 
 # --------------------------------------------------------------------------- the system
@@ -264,7 +223,7 @@ def members_table(ctx: RunContext, org: pd.Series) -> pd.DataFrame:
     inbox (its bad lines were quarantined the night it arrived), as the pages show them."""
     organisation = org["organisation"]
     members = pd.DataFrame(columns=list(MemberFrame.to_schema().columns))
-    f = _load(Path(ctx.inbox), f"{organisation}/{REGISTER_NAME}") if ctx.inbox is not None else None
+    f = read_partner(Path(ctx.inbox), f"{organisation}/{REGISTER_NAME}") if ctx.inbox is not None else None
     if f is not None:
         members = parse_members(f.source_file, f.data, organisation)[0]["members"]
     return members.astype(str).reset_index(drop=True)
@@ -278,7 +237,7 @@ class _Batch:
         self.ctx, self.org, self.sources, self.superseded, self.rules = ctx, org, sources, superseded, rules
         self.organisation = org["organisation"]
         self.start_month = _start_month(org)
-        self.root = _inbox_root(ctx, sources[0]) if sources else Path(".")
+        self.root = inbox_root(ctx, sources[0]) if sources else Path(".")
         self.quarantine: list[tuple[str, str, str]] = []
         self.posted: dict[str, int] = {}  # batch source_file → records posted
         self.awards: list[pd.DataFrame] = []
@@ -311,7 +270,7 @@ class _Batch:
                              f"standings), {OPENING_NAME} (opening balances) or {REGISTER_NAME} (the member register), found {PurePosixPath(s.source_file).name!r}; "
                              "see docs/jcbl.md. The file waits in the inbox; rename it to be read")
                 continue
-            batch_files[role].append(_File(s.source_file, s.path, s.sha256, s.read(), in_batch=True))
+            batch_files[role].append(InboxFile(s.source_file, s.path, s.sha256, s.read(), in_batch=True))
 
         self.openings = self._opening_balances(batch_files["opening"])
         self._register(batch_files["register"])
@@ -321,7 +280,7 @@ class _Batch:
             self._score(unit, event, standings)
         return self._result()
 
-    def _opening_balances(self, batch: list[_File]) -> pd.DataFrame:
+    def _opening_balances(self, batch: list[InboxFile]) -> pd.DataFrame:
         """Every opening-balance file of the organisation (tonight's ones report their problems)."""
         names = {f.source_file for f in batch}
         files = list(batch)
@@ -331,7 +290,7 @@ class _Batch:
                 rel = path.relative_to(self.root).as_posix()
                 if (path.is_file() and not path.is_symlink() and role_of(rel) == "opening" and rel not in names
                         and not any(p.startswith(IGNORED_PREFIXES) for p in PurePosixPath(rel).parts)):
-                    files.append(_File(rel, path, "", path.read_bytes(), in_batch=False))
+                    files.append(InboxFile(rel, path, "", path.read_bytes(), in_batch=False))
         frames = []
         for f in sorted(files, key=lambda f: f.source_file):
             parsed, problems = parse_opening_balances(f.source_file, f.data, self.organisation, as_of=self.ctx.as_of)
@@ -356,7 +315,7 @@ class _Batch:
             self.posted[name] = int(accepted.get(name, 0))
         return kept
 
-    def _register(self, batch: list[_File]) -> None:
+    def _register(self, batch: list[InboxFile]) -> None:
         """Tonight's member register: its bad lines are quarantined, its members counted as
         posted. It posts no ledger lines and scores nothing: the pages read it (jcbl_members)."""
         for f in batch:
@@ -369,9 +328,9 @@ class _Batch:
             self._reject_frame(problems)
             self.posted[f.source_file] = len(parsed["members"])
 
-    def _units(self, events: list[_File], standings: list[_File]) -> list[_Unit]:
+    def _units(self, events: list[InboxFile], standings: list[InboxFile]) -> list[_Unit]:
         units: dict[str, _Unit] = {}
-        batch_results: dict[str, list[_File]] = {}
+        batch_results: dict[str, list[InboxFile]] = {}
         for f in standings:
             batch_results.setdefault(event_key(f.source_file), []).append(f)
             units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file)))
@@ -379,11 +338,11 @@ class _Batch:
             units.setdefault(event_key(f.source_file), _Unit(event_key(f.source_file))).event = f
         for unit in units.values():
             if unit.event is None:
-                unit.event = _load(self.root, unit.key + EVENT_SUFFIX)
+                unit.event = read_partner(self.root, unit.key + EVENT_SUFFIX)
             # every results file of the event: tonight's, and the others in the inbox
             found = {f.source_file: f for f in batch_results.get(unit.key, [])}
             for suffix in RESULT_SUFFIXES:
-                f = _load(self.root, unit.key + suffix)
+                f = read_partner(self.root, unit.key + suffix)
                 if f is not None and f.source_file not in found:
                     if f.source_file in self.ctx.duplicate_paths(self.organisation):
                         unit.missing = (f"the results file {f.source_file} has the same content as another file that is posted (tonight or earlier), "
@@ -548,7 +507,7 @@ class _Batch:
                                                             f"matches on a {scale}-VP scale can give ({cap})"))
         return pd.DataFrame(rows, columns=["source_file", "location", "reason"])
 
-    def _already_posted(self, standings: _File) -> pd.DataFrame | None:
+    def _already_posted(self, standings: InboxFile) -> pd.DataFrame | None:
         """Standing award lines of this standings version, if it was posted on an earlier night."""
         events = self.ctx.lake.read("events", EventRecord, self.organisation, where="source_file = ? and source_sha256 = ?",
                                     params=[standings.source_file, standings.sha256])

@@ -20,10 +20,8 @@ Set-based over the night's matches; every problem is quarantined with (file, loc
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import math
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path, PurePosixPath
@@ -31,6 +29,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import pandas as pd
 
+from pipelines.core.inbox import InboxFile, read_partner
 from pipelines.core.keyvalue import decode, read_key_values
 from pipelines.core.text import clip, physical_lines, split_line
 from pipelines.sweden import series as SR
@@ -78,28 +77,12 @@ def _text(f: Fraction) -> str:
     return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
 
 
-@dataclass
-class File:
-    source_file: str
-    sha256: str
-    data: bytes
-    in_batch: bool
-
-
-def _load(root: Path, source_file: str) -> File | None:
-    path = root / source_file
-    if not path.is_file():
-        return None
-    data = path.read_bytes()
-    return File(source_file, hashlib.sha256(data).hexdigest(), data, False)
-
-
 def _club_dir(source_file: str) -> str:
     parts = PurePosixPath(source_file).parts
     return "/".join(parts[:2])
 
 
-def parse_series(f: File) -> tuple[dict | None, list[tuple[str, str, str]]]:
+def parse_series(f: InboxFile) -> tuple[dict | None, list[tuple[str, str, str]]]:
     kv = read_key_values(f.data, SERIES_KNOWN, example="table: B2")
     problems = [(f.source_file, loc, r) for loc, r in kv.problems]
     stem = PurePosixPath(f.source_file).name[: -len(SERIES_SUFFIX)]
@@ -133,7 +116,7 @@ def parse_series(f: File) -> tuple[dict | None, list[tuple[str, str, str]]]:
     return out, []
 
 
-def parse_final(f: File, teams: set[str]) -> tuple[pd.DataFrame | None, list[tuple[str, str, str]]]:
+def parse_final(f: InboxFile, teams: set[str]) -> tuple[pd.DataFrame | None, list[tuple[str, str, str]]]:
     text, _ = decode(f.data)
     # each physical line split on its own (a stray quote never joins lines; a line the CSV reader
     # refuses, or one too long to be a result, is a problem with its line number)
@@ -192,16 +175,16 @@ class SeriesNight:
         self.lake: list[pd.DataFrame] = []
         self.finals: list[pd.DataFrame] = []
         self.played: list[pd.DataFrame] = []  # per player of each finished series: the exact points played
-        self._series: dict[str, tuple[dict | None, File | None]] = {}
-        self.tonight: dict[str, File] = {}
+        self._series: dict[str, tuple[dict | None, InboxFile | None]] = {}
+        self.tonight: dict[str, InboxFile] = {}
 
     # -- series files ------------------------------------------------------------------------
-    def series_of(self, club: str, series_id: str) -> tuple[dict | None, File | None]:
+    def series_of(self, club: str, series_id: str) -> tuple[dict | None, InboxFile | None]:
         path = f"{club}/{series_id}{SERIES_SUFFIX}"
         if not SERIES_ID.fullmatch(series_id):
             return None, None  # not a file name (its match file is quarantined for its 'series:' line)
         if path not in self._series:
-            f = self.tonight.get(path) or _load(self.root, path)
+            f = self.tonight.get(path) or read_partner(self.root, path)
             if f is None:
                 self._series[path] = (None, None)
             else:
@@ -212,7 +195,7 @@ class SeriesNight:
                 self._series[path] = (info, f)
         return self._series[path]
 
-    def run(self, files: list[File]) -> None:
+    def run(self, files: list[InboxFile]) -> None:
         by_role = {"series_file": [], "series_match": [], "series_final": []}
         for f in files:
             by_role[role(f.source_file)].append(f)
@@ -223,14 +206,14 @@ class SeriesNight:
                 club = _club_dir(f.source_file)
                 for path in self.held:
                     if path.startswith(club + "/") and path not in self.tonight and role(path) == "series_match":
-                        g = _load(self.root, path)
+                        g = read_partner(self.root, path)
                         if g is not None and self._series_id(g) == info["series_id"]:
                             by_role["series_match"].append(g)
         if self.retry_all_held:  # a new member register: every held match is read again
             queued = {f.source_file for f in by_role["series_match"]}
             for path in self.held:
                 if path not in self.tonight and path not in queued and role(path) == "series_match":
-                    g = _load(self.root, path)
+                    g = read_partner(self.root, path)
                     if g is not None:
                         by_role["series_match"].append(g)
         parsed = [p for p in (self._parse_match(f) for f in by_role["series_match"]) if p is not None]
@@ -240,10 +223,10 @@ class SeriesNight:
             self._final(f)
 
     @staticmethod
-    def _series_id(f: File) -> str | None:
+    def _series_id(f: InboxFile) -> str | None:
         return read_key_values(f.data, MATCH_KNOWN).get("series")
 
-    def _parse_match(self, f: File, check_members: bool = True):
+    def _parse_match(self, f: InboxFile, check_members: bool = True):
         club = _club_dir(f.source_file)
         sid = self._series_id(f)
         info, sfile = self.series_of(club, sid) if sid else (None, None)
@@ -346,7 +329,7 @@ class SeriesNight:
         return frame[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")})
 
     # -- the final standings -----------------------------------------------------------------
-    def _final(self, f: File) -> None:
+    def _final(self, f: InboxFile) -> None:
         club = _club_dir(f.source_file)
         sid = PurePosixPath(f.source_file).name[: -len(FINAL_SUFFIX)]
         beside = f"{club}/{sid}{FINAL_SUFFIX}"
@@ -365,8 +348,8 @@ class SeriesNight:
             return
         dups = self.ctx.duplicate_paths(self.organisation)
         paths = sorted(p.relative_to(self.root).as_posix() for p in (self.root / club).rglob(f"*{MATCH_SUFFIX}"))
-        files = [self.tonight.get(p) or _load(self.root, p) for p in paths if p not in dups]
-        parsed = [p for p in (self._parse_match(File(g.source_file, g.sha256, g.data, False)) for g in files if g is not None
+        files = [self.tonight.get(p) or read_partner(self.root, p) for p in paths if p not in dups]
+        parsed = [p for p in (self._parse_match(InboxFile(g.source_file, g.path, g.sha256, g.data, False)) for g in files if g is not None
                               and self._series_id(g) == sid) if p is not None]
         if not parsed:
             self.quarantine.append((f.source_file, "whole file", f"no readable match file of series {sid!r} in {club}/"))
@@ -427,7 +410,7 @@ class SeriesNight:
         self.posted[f.source_file] = len(standings)
 
 
-    def _played(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, lines: pd.DataFrame, f: File) -> pd.DataFrame:
+    def _played(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, lines: pd.DataFrame, f: InboxFile) -> pd.DataFrame:
         """Each player's exact match points of a finished series (no bonus: "Bonus i Allsvenskan, SM-
         eller DM-finaler ger ej rankingpoäng"), per denomination, with the team of most halves."""
         if lines.empty:
@@ -445,7 +428,7 @@ class SeriesNight:
             "source_file": f.source_file, "source_sha256": f.sha256,
         })
 
-    def _final_rows(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, bonus: pd.DataFrame, f: File) -> pd.DataFrame:
+    def _final_rows(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, bonus: pd.DataFrame, f: InboxFile) -> pd.DataFrame:
         """Lake rows se_series_finals: each team's final place and its players' final-place awards
         (exact shares summed per denomination, truncated to hundredths like the lines)."""
         per = {}
@@ -492,7 +475,7 @@ def run_night(batch, files: list, register_tonight: bool = False) -> dict[str, p
     night = SeriesNight(batch.ctx, batch.organisation, batch.root, batch.members,
                         lambda d: season_label(d, batch.start_month), Path(batch.ctx.data_dir) / "rules" / "sweden",
                         batch.rules.printed["B2bonus"], held, retry_all_held=register_tonight)
-    night.run([File(f.source_file, f.sha256, f.data, True) for f in files])
+    night.run([InboxFile(f.source_file, f.path, f.sha256, f.data, True) for f in files])
     batch.quarantine.extend(night.quarantine)
     batch.posted.update(night.posted)
     batch.events.extend(night.events)

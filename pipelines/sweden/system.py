@@ -14,11 +14,10 @@ without its suffix. One ledger line per player per denomination (bp, sp, gp) per
 """
 from __future__ import annotations
 
-import hashlib
 from fractions import Fraction
 import itertools
 import json
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
@@ -26,6 +25,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import pandas as pd
 
+from pipelines.core.inbox import InboxFile, inbox_root, read_partner
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.core.memory import texts_held_once
 from pipelines.core.ranks import repeated
@@ -114,38 +114,11 @@ def load_clubs(data_dir: Path, org: pd.Series) -> pd.DataFrame:
         Clubs, as_integers(read_csv_text(path, label), ["members"], label), label))
 
 
-@dataclass
-class _File:
-    source_file: str
-    path: Path
-    sha256: str
-    data: bytes
-    in_batch: bool
-
-
-def _members_of(f: _File) -> tuple[pd.DataFrame, list]:
+def _members_of(f: InboxFile) -> tuple[pd.DataFrame, list]:
     """parse_members once per version of the register (by its bytes' digest): a night reads it to
     resolve its lists' members and again for the warehouse's names; a federation's register of
     18,000 members takes about 90 ms to parse. Shared: callers derive frames, never change it."""
     return cached_by_content("sweden.members", (), lambda: parse_members(f.source_file, f.data), f.source_file, f.sha256)
-
-
-def _inbox_root(ctx: RunContext, source: SourceFile) -> Path:
-    if ctx.inbox is not None:
-        return Path(ctx.inbox)
-    return source.path.parents[len(PurePosixPath(source.source_file).parts) - 1]
-
-
-def _load(root: Path, source_file: str) -> _File | None:
-    path = root / source_file
-    if not path.is_file():
-        folder = path.parent
-        match = [p for p in folder.iterdir() if p.name.lower() == path.name.lower()] if folder.is_dir() else []
-        if not match:
-            return None
-        path = match[0]
-    data = path.read_bytes()
-    return _File(path.relative_to(root).as_posix(), path, hashlib.sha256(data).hexdigest(), data, False)
 
 
 class SwedenSystem:
@@ -186,7 +159,7 @@ class SwedenSystem:
         clubs = load_clubs(ctx.data_dir, org).assign(organisation=org["organisation"])
         members = pd.DataFrame(columns=["member", "name", "club"])
         if ctx.inbox is not None:
-            f = _load(Path(ctx.inbox), f"{org['organisation']}/{REGISTER_NAME}")
+            f = read_partner(Path(ctx.inbox), f"{org['organisation']}/{REGISTER_NAME}")
             if f is not None:
                 members, _ = _members_of(f)
         fees = rules.tables["fees"][["rule_version", "level", "form", "sek_per_player_session"]].astype(str)
@@ -277,7 +250,7 @@ class _Batch:
         self.organisation = org["organisation"]
         sm = org.get("season_start_month")
         self.start_month = DEFAULT_SEASON_START if sm is None or pd.isna(sm) else int(sm)
-        self.root = _inbox_root(ctx, sources[0]) if sources else Path(".")
+        self.root = inbox_root(ctx, sources[0]) if sources else Path(".")
         self.quarantine: list[tuple[str, str, str]] = []
         self.posted: dict[str, int] = {}
         self.awards: list[pd.DataFrame] = []
@@ -307,7 +280,7 @@ class _Batch:
                              f"foreign points) or <rally>{RB.SUFFIX} (a district rally's bonus), found "
                              f"{PurePosixPath(s.source_file).name!r}; see docs/sweden.md. Rename the file to have it read")
                 continue
-            batch[role].append(_File(s.source_file, s.path, s.sha256, s.read(), True))
+            batch[role].append(InboxFile(s.source_file, s.path, s.sha256, s.read(), True))
         self.members = self._register(batch["register"])
         keys: dict[str, dict] = {}
         for f in batch["event"] + batch["standings"]:
@@ -316,17 +289,17 @@ class _Batch:
             # a new member register: result lists held back earlier (e.g. for unknown members) are tried again
             for source_file in self._held_lists():
                 if event_key(source_file) not in keys:
-                    f = _load(self.root, source_file)
+                    f = read_partner(self.root, source_file)
                     if f is not None:
                         keys[event_key(source_file)] = {"standings": f}
         units = []
         for key, files in keys.items():
             if "event" not in files:
-                other = _load(self.root, key + EVENT_SUFFIX)
+                other = read_partner(self.root, key + EVENT_SUFFIX)
                 if other is not None:
                     files["event"] = other
             if "standings" not in files:
-                found = [f for f in (_load(self.root, key + s) for s in (STANDINGS_SUFFIX,) + TRAVELLER_SUFFIXES) if f]
+                found = [f for f in (read_partner(self.root, key + s) for s in (STANDINGS_SUFFIX,) + TRAVELLER_SUFFIXES) if f]
                 copies = [f for f in found if f.source_file in self.ctx.duplicate_paths(self.organisation)]
                 if copies:
                     # the same content under two names posts once (DESIGN.md), tonight as on a later night
@@ -404,7 +377,7 @@ class _Batch:
             key = event_key(source_file)
             if key in tonight or PurePosixPath(key).parent not in folders:
                 continue
-            files = {"standings": _load(self.root, source_file), "event": _load(self.root, key + EVENT_SUFFIX)}
+            files = {"standings": read_partner(self.root, source_file), "event": read_partner(self.root, key + EVENT_SUFFIX)}
             head = self._parse(key, files) if None not in files.values() else None
             if head is not None and (head[1].get("final") or head[1].get("bridge_week")):
                 out.append(head)
@@ -419,14 +392,14 @@ class _Batch:
         held = latest[(latest["status"] == "quarantined") & latest["source_file"].map(lambda f: role_of(str(f)) == "standings")]
         return sorted(str(f) for f in held["source_file"])
 
-    def _register(self, batch: list[_File]) -> pd.DataFrame | None:
+    def _register(self, batch: list[InboxFile]) -> pd.DataFrame | None:
         f = next((f for f in batch if PurePosixPath(f.source_file).parent.as_posix() == self.organisation), None)
         for other in batch:
             if other is not f:
                 self._reject(other.source_file, "whole file",
                              f"the member register belongs in the organisation folder: {self.organisation}/{REGISTER_NAME}")
         if f is None:
-            f = _load(self.root, f"{self.organisation}/{REGISTER_NAME}")
+            f = read_partner(self.root, f"{self.organisation}/{REGISTER_NAME}")
         if f is None:
             return None
         members, problems = _members_of(f)
@@ -715,7 +688,7 @@ class _Batch:
                 first = part["overall_first_place"].iloc[0]
                 settings = {"final": str(part["final"].iloc[0]), "carry_over": not pd.isna(first),
                             "first_place": None if pd.isna(first) else int(first)}
-                f = _load(self.root, f"{event_id}{EVENT_SUFFIX}") if settings["carry_over"] else None
+                f = read_partner(self.root, f"{event_id}{EVENT_SUFFIX}") if settings["carry_over"] else None
                 earlier, _ = parse_event(f.source_file, f.data) if f is not None else (None, [])
                 if earlier is not None:  # without its event file the final's qualification is unknown: members only
                     settings.update(field=earlier.get("field"), qual_rounds=earlier.get("qual_rounds"),
@@ -862,7 +835,7 @@ class _Batch:
         })
         self.awards.append(drafts[_AWARD_COLUMNS].astype({c: TEXT for c in _AWARD_COLUMNS if c not in ("event_date", "points")}))
 
-    def _post_conversion(self, f: _File) -> None:
+    def _post_conversion(self, f: InboxFile) -> None:
         """A conversion file of the office (seed section 8): each row of a known member becomes a ledger
         line (its own basis) and an event record (kind se_konvertering_<level>: the fee view counts it)."""
         rows, problems = F.read_file(f.source_file, f.data)
@@ -923,7 +896,7 @@ class _Batch:
         latest = out.groupby("event_id")["run_id"].transform("max")
         return out[out["run_id"] == latest]
 
-    def _post_rally(self, f: _File) -> None:
+    def _post_rally(self, f: InboxFile) -> None:
         """A district rally's gold bonus (seed p. 5; pipelines/sweden/rally.py): checked against the
         silver events it names, posted as its own event (kind se_rally_bonus, no ranking points)."""
         rally, problems = RB.parse_rally(f.source_file, f.data, self.organisation)
@@ -940,7 +913,7 @@ class _Batch:
         counted, wrong = [], []
         for event_id in rally["events"]:
             rows = results[results["event_id"] == event_id]
-            ev_file = _load(self.root, event_id + EVENT_SUFFIX)
+            ev_file = read_partner(self.root, event_id + EVENT_SUFFIX)
             ev = parse_event(ev_file.source_file, ev_file.data)[0] if ev_file is not None else None
             short = event_id.removeprefix(self.organisation + "/")
             if rows.empty or ev is None:

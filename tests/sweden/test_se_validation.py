@@ -195,6 +195,24 @@ def test_waiting_for_the_event_file_then_posted(office):
     assert column(office, "/w", "bp")[:2] == [8, 6]
 
 
+def test_a_result_list_that_is_a_link_is_not_read_and_its_event_waits(office, tmp_path):
+    # the result list in the inbox is a link to a file outside it: the scan quarantines the link,
+    # and the event file waits for a list of its own; before, the Swedish system read the list
+    # through the link as the event's partner, and the event file counted as posted while its
+    # results were dropped without a word
+    register(office)
+    outside = tmp_path / "elsewhere.standings.csv"
+    outside.write_text("plac;par;medlemmar\n1;1;200000 200001\n2;2;200002 200003\n"
+                       "3;3;200004 200005\n4;4;200006 200007\n", encoding="utf-8")
+    office.post(f"{ORG}/bk-lavec/l.event.txt", "datum: 2024-10-01\nnivå: brons\nform: par\nbrickor: 24\n")
+    (office.inbox / ORG / "bk-lavec" / "l.standings.csv").symlink_to(outside)
+    office.run()
+    reasons = _quarantine(office).set_index("source_file")["reason"]
+    assert reasons[f"{ORG}/bk-lavec/l.standings.csv"].startswith("a link, not a file")
+    assert reasons[f"{ORG}/bk-lavec/l.event.txt"].startswith(f"waiting for the result list {ORG}/bk-lavec/l.standings.csv")
+    assert office.query("select count(*) as n from se_results")["n"].iloc[0] == 0
+
+
 def test_unknown_file_name_and_unknown_club(office):
     register(office)
     office.post(f"{ORG}/bk-lavec/notes.csv", "hej\n")

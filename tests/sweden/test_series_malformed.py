@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipelines.sweden.series_batch import File, parse_final
+from pipelines.core.inbox import InboxFile
+from pipelines.sweden.series_batch import parse_final
 from pipelines.sweden.series_parse import parse_match
 
 FIX = Path(__file__).parent / "fixtures" / "series"
@@ -12,7 +13,7 @@ TEAMS = {"Lag Ek", "Lag Gran", "Lag Tall", "Lag Björk"}
 
 
 def _final(name: str):
-    return parse_final(File(f"svensk-bridge/malmo-bk/{name}", "0" * 64, (FIX / name).read_bytes(), True), TEAMS)
+    return parse_final(InboxFile(f"svensk-bridge/malmo-bk/{name}", FIX / name, "0" * 64, (FIX / name).read_bytes(), True), TEAMS)
 
 
 def test_a_final_with_old_mac_line_ends_reads_line_by_line():
