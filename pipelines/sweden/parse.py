@@ -97,7 +97,9 @@ def _q(rows, source_file, location, reason):
     rows.append((source_file, location, reason))
 
 
-def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[str, str, str]]]:
+def parse_event(source_file: str, data: bytes, as_of: date | None = None) -> tuple[dict | None, list[tuple[str, str, str]]]:
+    """The event file's settings (None with the problems when any). With `as_of` (the run's date),
+    an event dated after it is a problem: results are sent after the event, so it is a typo."""
     kv = read_key_values(data, EVENT_KEYS, ALIASES, FALLBACKS, example="datum: 2024-09-03")
     problems = [(source_file, loc, reason) for loc, reason in kv.problems]
 
@@ -194,6 +196,10 @@ def parse_event(source_file: str, data: bytes) -> tuple[dict | None, list[tuple[
            "events; a bronze simultaneous event is scored as one event over all heats (send its common list as nivå: brons)")
     if ev["evenings"]:
         _evening_totals(kv, ev, problems, source_file)
+    if as_of is not None and ev["date"] is not None and ev["date"] > as_of:
+        where = kv.where("datum") if kv.get("datum") else ev.get("evenings_where", "datum")
+        _q(problems, source_file, where, f"datum: {ev['date']} is after the date of this run ({as_of}); results are sent "
+           "after the event: check the year, month and day")
     return (None if problems else ev), problems
 
 

@@ -235,7 +235,7 @@ class SeriesNight:
                 self.quarantine.append((f.source_file, "whole file", f"held back until the series file {sfile.source_file} is "
                                         "corrected (see its own problems); this match file need not be sent again"))
             return None
-        row, apps, problems = parse_match(f.source_file, f.data, info["defaults"] if info else None)
+        row, apps, problems = parse_match(f.source_file, f.data, info["defaults"] if info else None, self.ctx.as_of)
         if sid and info is None and problems and any(p[1] in SERIES_DEFAULTS for p in problems):
             problems.append((f.source_file, "whole file", f"no series file {club}/{sid}{SERIES_SUFFIX} gives the missing "
                                                           "settings; send it (docs/sweden-series.md) and this match is read again"))

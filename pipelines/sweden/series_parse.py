@@ -47,7 +47,8 @@ EXAMPLE = "home_vp: 18"
 SERIES_DEFAULTS = ("table", "divisions", "division", "boards", "scale")
 
 
-def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, str]] | None = None):
+def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, str]] | None = None,
+                as_of: date | None = None):
     """``defaults``: key -> (where, value) from the series file (table, divisions, division,
     boards, scale), used where the match file does not say; a match that says otherwise is refused."""
     kv = read_key_values(data, KNOWN, example=EXAMPLE)
@@ -76,10 +77,15 @@ def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, st
     row["date"] = need("date", _DATE, "a date YYYY-MM-DD")
     if row["date"] is not None:
         try:
-            date.fromisoformat(row["date"])
+            played = date.fromisoformat(row["date"])
         except ValueError:
             problems.append((source_file, kv.where("date"), f"date: expected a real date YYYY-MM-DD, found {row['date']!r}"))
             row["date"] = None
+        else:
+            if as_of is not None and played > as_of:
+                # results are sent after the match: a date after the run's is a typo
+                problems.append((source_file, kv.where("date"), f"date: {played} is after the date of this run ({as_of}); "
+                                                                "check the year, month and day"))
     row["table"] = need("table", re.compile("|".join(TABLES)), "one of " + ", ".join(TABLES))
     for key in ("round", "boards", "scale"):
         v = need(key, _INT, INT_WHAT)

@@ -425,7 +425,7 @@ class _Batch:
                               "posted the night it arrives; this event file need not be sent again")
             return None
         ev_file, st_file = files["event"], files["standings"]
-        ev, eq = parse_event(ev_file.source_file, ev_file.data)
+        ev, eq = parse_event(ev_file.source_file, ev_file.data, self.ctx.as_of)
         if ev_file.in_batch:
             self.quarantine.extend(eq)
         if ev is None:

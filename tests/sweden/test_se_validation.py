@@ -2,6 +2,7 @@
 Fixtures are real files (tests/sweden/fixtures)."""
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
@@ -210,6 +211,19 @@ def test_a_result_list_that_is_a_link_is_not_read_and_its_event_waits(office, tm
     reasons = _quarantine(office).set_index("source_file")["reason"]
     assert reasons[f"{ORG}/bk-lavec/l.standings.csv"].startswith("a link, not a file")
     assert reasons[f"{ORG}/bk-lavec/l.event.txt"].startswith(f"waiting for the result list {ORG}/bk-lavec/l.standings.csv")
+    assert office.query("select count(*) as n from se_results")["n"].iloc[0] == 0
+
+
+def test_an_event_dated_after_the_run_is_a_typo_and_its_list_waits(office):
+    # 2027 for 2024: results are sent after the event, so a date after the run's is a typo
+    register(office)
+    post_event(office, "bk-lavec", "framtid", 4, datum="2027-09-12")
+    office.run(date(2026, 12, 2))
+    reasons = _quarantine(office).set_index("source_file")["reason"]
+    assert reasons[f"{ORG}/bk-lavec/framtid.event.txt"] == ("datum: 2027-09-12 is after the date of this run (2026-12-02); "
+                                                            "results are sent after the event: check the year, month and day")
+    assert reasons[f"{ORG}/bk-lavec/framtid.standings.csv"].startswith(
+        f"held back until the event file {ORG}/bk-lavec/framtid.event.txt is corrected (line 1: datum: 2027-09-12 is after")
     assert office.query("select count(*) as n from se_results")["n"].iloc[0] == 0
 
 

@@ -211,6 +211,16 @@ def test_bad_files_are_quarantined_never_crash(office):
     assert holdings(office) == {e: 16 for e in E[:4]}
 
 
+def test_a_match_dated_after_the_run_is_a_typo(office):
+    office.post(f"{SERIES}.series.txt", SERIES_FILE)
+    office.post(f"{SERIES}/r1.match.txt", match(1, "2027-10-01", "Lag Ek", "Lag Gran", 18, 12, halves(E[:4], E[:4], G, G)))
+    assert office.run(date(2026, 10, 2)).exit_code == 3
+    q = office.query("select location, reason from quarantine where source_file = ?", [f"{SERIES}/r1.match.txt"])
+    assert list(zip(q["location"], q["reason"])) == [
+        ("line 3", "date: 2027-10-01 is after the date of this run (2026-10-02); check the year, month and day")]
+    assert lines_of(office, f"{SERIES}/r1.match.txt").empty
+
+
 @pytest.mark.parametrize("seed", [2])
 def test_generated_double_series_through_the_run_matches_the_reference(office, seed):
     """The generated 10-team double series of test_series_season (its hand-rule reference, made
