@@ -84,6 +84,17 @@ def _state_option(f):
                         help="Run state: lake, ledger, warehouse, publications (default: config, else ./var).")(f)
 
 
+def _state_outside_the_inbox(office: OfficeConfig) -> None:
+    """A state folder inside the inbox would have the run read its own lake, warehouse and pages
+    as clubs' files (quarantined as an unknown organisation, more every night): refused first."""
+    state, inbox = Path(office.state).resolve(), Path(office.inbox).resolve()
+    if state == inbox or inbox in state.parents:
+        console.print(f"[red]configuration error, nothing was done:[/red] the state folder {escape(str(state))} is inside "
+                      f"the inbox {escape(str(inbox))}: the run would read its own files as results; put the state "
+                      f"folder beside the inbox (for instance {escape(str(inbox.parent / 'var'))})", highlight=False)
+        sys.exit(EXIT_CONFIG)
+
+
 def _locked_run(office: OfficeConfig, as_of: date | None, what: str, **kw) -> nightly.RunResult:
     """The nightly run (or a recompute) with a progress bar on stderr; any failure is one clear
     line and its exit code (the state is intact: nothing was posted)."""
@@ -101,6 +112,10 @@ def _locked_run(office: OfficeConfig, as_of: date | None, what: str, **kw) -> ni
         sys.exit(EXIT_CONFIG)
     except nightly.OutputsFailed as error:
         console.print(f"[red]{escape(str(error))}[/red]")
+        sys.exit(nightly.EXIT_FAILED)
+    except KeyboardInterrupt:
+        # before the commit (one after it is an OutputsFailed): the state is as it was
+        console.print(f"[red]{what} interrupted, nothing was posted: the next run starts from the same state[/red]")
         sys.exit(nightly.EXIT_FAILED)
     except Exception as error:  # noqa: BLE001 - the office needs one clear line, and the state is intact
         console.print(f"[red]{what} failed, nothing was posted ({type(error).__name__}):[/red] {escape(str(error))}")
@@ -130,6 +145,7 @@ def run(inbox_dir: Path | None, state_dir: Path | None, as_of: date | None, data
     if not office.inbox.is_dir():
         console.print(f"[red]inbox {office.inbox} does not exist[/red]")
         sys.exit(EXIT_USAGE)
+    _state_outside_the_inbox(office)
     result = _locked_run(office, as_of, "run")
     _print_summary(result, StatePaths(office.state))
     sys.exit(result.exit_code)
@@ -163,6 +179,7 @@ def recompute(inbox_dir: Path | None, state_dir: Path | None, organisation: str 
     if office.inbox is None or not office.inbox.is_dir():
         console.print("[red]no inbox: pass --inbox DIR (the folder the posted files are in) or a configuration[/red]")
         sys.exit(EXIT_USAGE)
+    _state_outside_the_inbox(office)
     if date_from and date_to and date_from > date_to:
         console.print(f"[red]--from {date_from} is after --to {date_to}[/red]")
         sys.exit(EXIT_USAGE)

@@ -1,17 +1,19 @@
 """`pointledger check`: run a rule system's parsing and validation on files, post nothing."""
 from __future__ import annotations
 
+import os
 from datetime import date
 from pathlib import Path
 
 import pandas as pd
 
-from pipelines.core.inbox import sha256_of
+from pipelines.core.inbox import IGNORED_PREFIXES, sha256_of
 from pipelines.core.lake import Lake
 from pipelines.core.processing import process_isolated
 from pipelines.core.rule_tables import check_settings
 from pipelines.core.settings import DEFAULT_MAX_FILE_MB, StatePaths
 from pipelines.core.system import RunContext, SourceFile, get_system
+from pipelines.core.text import visible_controls
 
 
 def _posted_sources(state: Path) -> pd.DataFrame:
@@ -54,17 +56,24 @@ def check_files(files: list[Path], organisations: pd.DataFrame, organisation: st
               else pd.DataFrame(columns=["source_file", "source_sha256"]))
     report = []
     for path in files:
-        # the organisation is the nearest enclosing folder named after one (inbox/<org>/any/sub/folders)
-        folder = next((p for p in path.resolve().parents if p.name in organisations.index), None)
-        org_id = organisation or (folder.name if folder else path.resolve().parent.name)
+        # the organisation is the nearest enclosing folder named after one (inbox/<org>/any/sub/folders);
+        # the path as named, its links not resolved (a link is reported as one, as the run does)
+        path = Path(os.path.abspath(path))
+        folder = next((p for p in path.parents if p.name in organisations.index), None)
+        org_id = organisation or (folder.name if folder else path.parent.name)
         if org_id not in organisations.index:
             raise KeyError(f"{path}: unknown organisation {org_id!r}; pass --organisation or put the file in a folder "
                            f"named after its organisation (known: {', '.join(organisations.index)})")
         org = organisations.loc[org_id]
         system = get_system(org["system"])
         check_settings(data_dir, organisations.loc[[org_id]])  # as the run does: its settings first (once per content)
-        inside = path.resolve().relative_to(folder) if folder is not None and folder.name == org_id else Path(path.name)
+        inside = path.relative_to(folder) if folder is not None and folder.name == org_id else Path(path.name)
         source_file = f"{org_id}/{inside.as_posix()}"
+        if path.name.startswith(IGNORED_PREFIXES):
+            report.append({"file": str(path), "records_ok": 0, "problems": [
+                {"location": "whole file", "reason": "the nightly run ignores hidden files and editor lock files (names "
+                 f"starting with {' or '.join(map(repr, IGNORED_PREFIXES))}): rename the file to have it read", "record": None}]})
+            continue
         if path.suffix.lower() not in system.accepted_suffixes:
             report.append({"file": str(path), "records_ok": 0, "problems": [
                 {"location": "whole file", "reason": f"unsupported file type {path.suffix or '(none)'}; expected one of "
@@ -74,6 +83,12 @@ def check_files(files: list[Path], organisations: pd.DataFrame, organisation: st
             report.append({"file": str(path), "records_ok": 0, "problems": [
                 {"location": "whole file", "reason": "a link, not a file: copy the file itself (links are not followed)",
                  "record": None}]})
+            continue
+        if not path.is_file():
+            # a named pipe would block the read for ever, a device never end it, a folder is not a file
+            report.append({"file": str(path), "records_ok": 0, "problems": [
+                {"location": "whole file", "reason": "not a regular file (a folder, a device, pipe or socket): put the result "
+                 "file itself into the inbox", "record": None}]})
             continue
         limit_mb = org.get("max_file_mb")
         limit_mb = DEFAULT_MAX_FILE_MB if limit_mb is None or pd.isna(limit_mb) else int(limit_mb)
@@ -98,9 +113,11 @@ def check_files(files: list[Path], organisations: pd.DataFrame, organisation: st
         isolated = process_isolated(ctx, system, org, [SourceFile(org_id, source_file, path, sha)],
                                     active, superseded)
         batch = isolated.batch
+        quarantine = batch.quarantine.assign(reason=visible_controls(batch.quarantine["reason"]),
+                                             record=visible_controls(batch.quarantine["record"]))  # as the run shows them
         problems = [
             {"location": r.location, "reason": r.reason, "record": None if pd.isna(r.record) else r.record}
-            for r in batch.quarantine.itertuples()
+            for r in quarantine.itertuples()
         ]
         posted = int(batch.records["records_posted"].sum()) if len(batch.records) else 0
         report.append({"file": str(path), "records_ok": posted, "problems": problems, "notes": notes,

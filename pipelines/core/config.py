@@ -35,8 +35,18 @@ class OfficeConfig(BaseModel):
     state: Path = Field(default=Path("var"), description="run state: lake, warehouse, publications, run reports")
     data_dir: Path | None = Field(default=None, description="rule data and organisation settings (default: the bundled data)")
     publication_base_url: str | None = Field(default=None, description="where the publications are served, e.g. https://example.org/results/")
-    organisations: list[str] | None = Field(default=None, description="organisations enabled (default: every one in the data directory)")
+    organisations: list[str] | None = Field(default=None, min_length=1,
+                                            description="organisations enabled (default: every one in the data directory)")
     max_file_mb: int | None = Field(default=None, gt=0, description="default size limit of an inbox file in MB")
+
+    @field_validator("inbox", "state", "data_dir", mode="before")
+    @classmethod
+    def _a_folder(cls, value):
+        # an empty text is the configuration file's own folder: the run would write its lake,
+        # warehouse and pages among the office's files
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("expected a folder (relative to this file's folder, or absolute), not an empty text")
+        return value
 
     @field_validator("publication_base_url")
     @classmethod

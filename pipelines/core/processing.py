@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from pipelines.core.system import SourceFile, SystemBatch
+from pipelines.core.system import FileChangedWhileRead, SourceFile, SystemBatch
 from pipelines.core.validation import describe_failures, failure_cases
 from schemas.common import empty_frame
 from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
@@ -112,8 +112,7 @@ def _retry_by_group(ctx, system, organisation: pd.Series, sources: list[SourceFi
                 good.append((half, process(half)))
             except Exception as error:
                 if len(half) == 1:
-                    incidents.append(_incident(half[0], error))
-                    failed.append(_internal_error_batch(half[0], error))
+                    failed.append(_failed_group(half[0], error, incidents))
                 else:
                     search(half)
 
@@ -122,8 +121,7 @@ def _retry_by_group(ctx, system, organisation: pd.Series, sources: list[SourceFi
         try:
             good.append((groups, process(groups)))
         except Exception as error:
-            incidents.append(_incident(groups[0], error))
-            failed.append(_internal_error_batch(groups[0], error))
+            failed.append(_failed_group(groups[0], error, incidents))
     else:
         search(groups)
     if not failed or len(good) < 2:
@@ -133,6 +131,21 @@ def _retry_by_group(ctx, system, organisation: pd.Series, sources: list[SourceFi
         return [process(together)] + failed
     except Exception:
         return [part for _, part in good] + failed
+
+
+def _failed_group(group: list[SourceFile], error: Exception, incidents: list[Incident]) -> SystemBatch:
+    """The quarantine of a group that raised on its own: a file written while the run read it
+    waits for the next run (not a fault); anything else is an internal error, with an incident."""
+    if isinstance(error, FileChangedWhileRead):
+        changed = str(error)
+        reasons = [FileChangedWhileRead.reason if s.source_file == changed else
+                   f"held back with {changed}, which changed while this run was reading it: the next run reads both again"
+                   for s in group]
+        return SystemBatch(events=pd.DataFrame(), awards=pd.DataFrame(), records=pd.DataFrame(columns=RECORD_COLUMNS),
+                           quarantine=pd.DataFrame({"source_file": [s.source_file for s in group], "location": "whole file",
+                                                    "reason": reasons, "record": pd.NA}))
+    incidents.append(_incident(group, error))
+    return _internal_error_batch(group, error)
 
 
 def _incident(group: list[SourceFile], error: Exception) -> Incident:

@@ -47,6 +47,7 @@ from pipelines.core.rule_tables import check_settings
 from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, StatePaths, load_organisations, values_kept_in
 from pipelines.core.sql import connect, duckdb_config
 from pipelines.core.system import RunContext, SourceFile, get_system
+from pipelines.core.text import visible_controls
 from pipelines.core.validation import describe_failures, failure_cases
 from schemas.common import empty_frame
 from schemas.ledger import AwardDraft, AwardLine, EventRecord, QuarantineDraft, QuarantineRecord, RecomputationRecord, SourceRecord
@@ -187,7 +188,14 @@ def run(
             return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress, enabled, max_file_mb, recompute)
         except OutputsFailed:
             raise
-        except Exception:
+        except (Exception, KeyboardInterrupt) as error:
+            if any(r["run_id"] == run_id for r in Lake.open(paths).runs):
+                # the manifest names this run: its lines are posted, whatever failed (or was
+                # interrupted) after the commit; the next run writes its outputs and report
+                stopped = ("was interrupted" if isinstance(error, KeyboardInterrupt)
+                           else f"failed ({type(error).__name__}: {error})")
+                raise OutputsFailed(f"run {run_id} posted its lines, but then {stopped} before its warehouse, "
+                                    "publications or report were done; the next run redoes them") from error
             # Nothing was committed: remove what this run staged or moved, keep the state as it was.
             Lake.open(paths).recover()
             paths.warehouse.with_name(paths.warehouse.name + ".tmp").unlink(missing_ok=True)
@@ -307,7 +315,9 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     with timer.stage("validate", progress):
         quarantine = pd.concat([q for q in quarantine_parts if len(q)], ignore_index=True) if any(len(q) for q in quarantine_parts) else empty_frame(QuarantineDraft)
         quarantine = quarantine.assign(
-            run_id=run_id, organisation=quarantine["source_file"].str.extract(r"^([^/]*)")[0]
+            run_id=run_id, organisation=quarantine["source_file"].str.extract(r"^([^/]*)")[0],
+            # a NUL or a stray carriage return quoted from a file, written out (\x00) to be seen
+            reason=visible_controls(quarantine["reason"]), record=visible_controls(quarantine["record"]),
         )[list(QuarantineRecord.to_schema().columns)]
         event_frame = pd.concat([e for e in events if len(e)], ignore_index=True).assign(run_id=run_id) if any(len(e) for e in events) else empty_frame(EventRecord)
         source_rows = _source_records(files, records, quarantine, award_lines, run_id)

@@ -20,6 +20,7 @@ A rule system is a module under pipelines/<system>/ whose `SYSTEM` object has:
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 from dataclasses import dataclass, field
 from datetime import date
@@ -38,7 +39,19 @@ class SourceFile:
     sha256: str
 
     def read(self) -> bytes:
-        return self.path.read_bytes()
+        data = self.path.read_bytes()
+        # the scan's digest names the version posted: bytes written since (a club's program still
+        # saving the file) would be posted under another version's name
+        if self.sha256 and hashlib.sha256(data).hexdigest() != self.sha256:
+            raise FileChangedWhileRead(self.source_file)
+        return data
+
+
+class FileChangedWhileRead(Exception):
+    """A file's bytes are not those the run's scan found: it was written while the run read it."""
+
+    reason = ("the file changed while this run was reading it (was it still being written or copied?): nothing "
+              "of it was posted tonight; the next run reads it again")
 
 
 @dataclass

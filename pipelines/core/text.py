@@ -65,6 +65,26 @@ def clip(text, limit: int = SHOWN) -> str:
     return t if len(t) <= limit else f"{t[:limit]}… ({len(t):,} characters)"
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def visible_controls(texts: pd.Series) -> pd.Series:
+    """Texts with their control characters written out as ``\\xNN`` (a tab and a line break kept):
+    a reason quoting a value with a NUL or a stray carriage return in it shows what the file
+    holds, where the character itself would be invisible (or cut the line) in the report."""
+    texts = texts.astype("object")
+    marked = texts.notna() & texts.astype("string").str.contains(_CONTROL.pattern, regex=True).fillna(False).astype(bool)
+    if not marked.any():
+        return texts
+    out = texts.copy()
+    out.loc[marked] = texts[marked].map(lambda t: _CONTROL.sub(_escaped, t))
+    return out
+
+
+def _escaped(match: re.Match) -> str:
+    return f"\\x{ord(match.group()):02x}"
+
+
 def too_long(line: str, limit: int = MAX_LINE_CHARS) -> str | None:
     """The reason for a line over the limit, or None."""
     if len(line) <= limit:

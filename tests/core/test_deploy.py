@@ -87,6 +87,29 @@ def test_config_errors_name_the_file_the_key_and_the_nearest_valid_key(tmp_path)
     assert "key 'max_file_mb'" in err and "'lots'" in err
 
 
+def test_an_empty_folder_or_organisation_list_is_a_config_error(tmp_path):
+    # state = "" would be the office folder itself; organisations = [] would post nothing, exit 0
+    config = tmp_path / "pointledger.toml"
+    config.write_text('inbox = "inbox"\nstate = ""\norganisations = []\n', encoding="utf-8")
+    (tmp_path / "inbox").mkdir()
+    done = cli("run", cwd=tmp_path)
+    assert done.returncode == 5
+    err = " ".join(done.stderr.split())
+    assert (f"{config}: key 'state': value error, expected a folder (relative to this file's folder, or absolute), "
+            "not an empty text; found ''") in err
+    assert f"{config}: key 'organisations': list should have at least 1 item after validation, not 0; found []" in err
+    assert not (tmp_path / "lake").exists()
+
+
+def test_a_state_folder_inside_the_inbox_is_refused(tmp_path):
+    office = office_with_one_org(tmp_path)
+    done = cli("run", "--config", str(office / "pointledger.toml"), "--state", str(office / "inbox" / "var"), cwd=tmp_path)
+    assert done.returncode == 5
+    assert (f"the state folder {office / 'inbox' / 'var'} is inside the inbox {office / 'inbox'}: the run would read "
+            "its own files as results") in " ".join(done.stderr.split())
+    assert not (office / "inbox" / "var").exists()
+
+
 def test_organisation_settings_errors_suggest_the_nearest_key(tmp_path):
     office = office_with_one_org(tmp_path)
     settings = office / "data" / "organisations" / "sofu-mahjong.toml"

@@ -3,6 +3,7 @@ and the Swedish event file and result list, a Swedish series' files), one lookup
 from __future__ import annotations
 
 import hashlib
+import os
 
 from pipelines.core.inbox import read_partner
 
@@ -24,8 +25,11 @@ def test_nothing_is_read_through_a_link_or_from_a_folder(tmp_path):
     (inbox / "org" / "club" / "e.standings.csv").symlink_to(outside / "e.standings.csv")  # a linked file
     (inbox / "org" / "linked").symlink_to(outside, target_is_directory=True)  # a linked folder on the way
     (inbox / "org" / "club" / "d.standings.csv").mkdir()  # a folder with the partner's name
+    os.mkfifo(inbox / "org" / "club" / "p.standings.csv")  # a named pipe: opening it would block for ever
     assert read_partner(inbox, "org/club/e.standings.csv") is None
     assert read_partner(inbox, "org/club/E.STANDINGS.CSV") is None
     assert read_partner(inbox, "org/linked/e.standings.csv") is None
     assert read_partner(inbox, "org/club/d.standings.csv") is None
+    assert read_partner(inbox, "org/club/p.standings.csv") is None
+    assert read_partner(inbox, "org/club/P.Standings.csv") is None
     assert read_partner(inbox, "org/club/missing.csv") is None

@@ -244,6 +244,102 @@ def test_a_run_killed_after_its_commit_has_its_publications_redone_by_the_next(o
     assert len(office.query("select * from awards")) == 8
 
 
+def test_a_file_written_while_the_run_reads_it_waits_for_the_next_run(office, monkeypatch):
+    # a club's program appends a game to its post just after the scan took the post's digest: the
+    # run must not post the longer text under the shorter one's digest (the next night would take
+    # it for a correction and reverse and post its games again); the other post goes through
+    from pipelines.core import inbox
+
+    first = office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    office.post("sofu-mahjong/2026-11-04.txt", GAME_B.replace("2026-11-03", "2026-11-04"))
+    real = inbox.with_hashes
+
+    def then_appended(*args, **kwargs):
+        hashed = real(*args, **kwargs)
+        with first.open("a", encoding="utf-8") as f:
+            f.write("・1位A 30000\n・2位B 30000\n・3位C 25000\n・4位D 15000\n")
+        return hashed
+
+    monkeypatch.setattr(inbox, "with_hashes", then_appended)
+    assert office.run().exit_code == nightly.EXIT_QUARANTINE
+    monkeypatch.setattr(inbox, "with_hashes", real)
+    q = office.query("select source_file, location, reason from quarantine")
+    assert list(zip(q["source_file"], q["location"], q["reason"])) == [(
+        "sofu-mahjong/2026-11-03.txt", "whole file",
+        "the file changed while this run was reading it (was it still being written or copied?): nothing of it was "
+        "posted tonight; the next run reads it again")]
+    assert office.query("select count(*) as n from awards")["n"].iloc[0] == 4  # the other post's game
+    second = office.run()
+    assert second.exit_code == nightly.EXIT_OK
+    assert second.report["award_lines"] == {"posted": 8, "reversals": 0}  # both games of the whole post, once
+
+
+def test_a_control_character_quoted_in_a_reason_is_written_out(office):
+    # a NUL byte before the first contract of the sample teams match (a damaged export): the
+    # reason quotes the contract, and the NUL shows as \x00 in the view and the secretary's report
+    sample = Path(__file__).resolve().parents[2] / "data/samples/inbox/tokyo-bridge-club/2026-11-15-sunday-teams.pbn"
+    office.post("tokyo-bridge-club/2026-11-15-sunday-teams.pbn",
+                sample.read_bytes().replace(b'[Contract "1H"]', b'[Contract "\x001H"]', 1))
+    assert office.run().exit_code == nightly.EXIT_QUARANTINE
+    reasons = list(office.query("select reason from quarantine order by location desc")["reason"])
+    assert reasons[0] == ("contract '\\x001H' is not a contract: expected level 1-7, strain C/D/H/S/NT, optional X/XX, "
+                          "or PASS")
+    report = office.state / "publications" / "tokyo-bridge-club" / "quarantine"
+    for name in ("quarantine.csv", "index.html"):
+        data = (report / name).read_bytes()
+        assert b"\x00" not in data and b"\\x001H" in data
+
+
+def test_a_failure_or_ctrl_c_after_the_commit_says_the_lines_are_posted(office, monkeypatch):
+    # after the manifest names the run, whatever stops it (the report's write failing, Ctrl-C
+    # while the publications are made) is told as "posted its lines", never "nothing was posted"
+    office.post("sofu-mahjong/2026-10-03.txt", GAME_A.replace("2026-11-03", "2026-10-03"))
+    real_write, real_refresh = nightly.write_json_atomically, nightly.refresh_outputs
+
+    def disk_full(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(nightly, "write_json_atomically", disk_full)
+    with pytest.raises(nightly.OutputsFailed, match=r"posted its lines, but then failed \(OSError: disk full\) before its "
+                                                    r"warehouse, publications or report were done; the next run redoes them"):
+        office.run()
+    monkeypatch.setattr(nightly, "write_json_atomically", real_write)
+    assert len(office.query("select * from awards")) == 4
+
+    office.post("sofu-mahjong/2026-11-04.txt", GAME_B.replace("2026-11-03", "2026-11-04"))
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(nightly, "refresh_outputs", ctrl_c)
+    done = pointledger("run", "--inbox", office.inbox, "--state", office.state, "--data-dir", office.data_dir(),
+                       "--as-of", "2026-12-02")
+    assert done.returncode == nightly.EXIT_FAILED
+    assert "posted its lines, but then was interrupted before its warehouse, publications or report were done" in " ".join(
+        done.stderr.split())
+    monkeypatch.setattr(nightly, "refresh_outputs", real_refresh)
+    assert office.run().exit_code == nightly.EXIT_OK  # nothing new to post; both runs' outputs are made
+    assert len(office.query("select * from awards")) == 8
+    assert "<td>E</td>" in (office.state / "publications" / "sofu-mahjong" / "2026-10" / "index.html").read_text(encoding="utf-8")
+
+
+def test_ctrl_c_before_the_commit_says_nothing_was_posted(office, monkeypatch):
+    from pipelines.mahjong import system as mahjong
+
+    office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mahjong.MahjongSystem, "process", ctrl_c)
+    done = pointledger("run", "--inbox", office.inbox, "--state", office.state, "--data-dir", office.data_dir(),
+                       "--as-of", "2026-12-02")
+    assert done.returncode == nightly.EXIT_FAILED
+    assert "run interrupted, nothing was posted: the next run starts from the same state" in " ".join(done.stderr.split())
+    monkeypatch.undo()
+    assert office.run().report["award_lines"]["posted"] == 4
+
+
 def test_nightly_runs_over_time_keep_each_partition_to_a_few_files(office):
     from pipelines.core.lake import COMPACT_AFTER
 
@@ -308,6 +404,26 @@ def test_check_finds_the_organisation_of_a_file_in_a_sub_folder(office):
     done = pointledger("check", path, "--as-of", "2026-12-02", cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 3
     assert "0 record(s) OK, 1 problem(s)" in done.stdout and "add up to 99000; expected 100000" in done.stdout
+
+
+def test_check_refuses_what_the_run_refuses_without_reading_it(office, tmp_path):
+    # a named pipe (opening it would block for ever), a link to a file outside the inbox, a hidden
+    # copy: each is reported as the run quarantines or ignores it, and check ends
+    folder = office.inbox / "sofu-mahjong"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(folder / "pipe.txt")
+    (tmp_path / "elsewhere.txt").write_text(BAD_SUM, encoding="utf-8")
+    (folder / "link.txt").symlink_to(tmp_path / "elsewhere.txt")
+    hidden = office.post("sofu-mahjong/.copy.txt", BAD_SUM)
+    done = subprocess.run([sys.executable, "-m", "pipelines.cli", "check", str(folder / "pipe.txt"), str(folder / "link.txt"),
+                           str(hidden), "--as-of", "2026-12-02"], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 3, done.stderr
+    out = " ".join(done.stdout.split())
+    assert "not a regular file (a folder, a device, pipe or socket): put the result file itself into the inbox" in out
+    assert "a link, not a file: copy the file itself (links are not followed)" in out
+    assert "the nightly run ignores hidden files and editor lock files" in out
+    assert "add up to 99000" not in out  # neither the linked nor the hidden file was read
 
 
 def test_a_failure_after_the_commit_is_reported_as_such_and_repaired_by_the_next_run(office, monkeypatch):
