@@ -269,6 +269,10 @@ def _print_summary(result: nightly.RunResult, paths: StatePaths) -> None:
         names = sorted({f for incident in report["internal_errors"] for f in incident["source_files"]})
         out.print(f"[red]{len(names)} file(s) hit an internal error and were quarantined[/red] (the other files "
                   f"posted): {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}; tracebacks in {report_path}")
+    for corrected in report.get("corrections_reversed_whole", []):
+        out.print(f"[yellow]{escape(corrected['source_file'])}: its new version posted nothing, and the "
+                  f"{corrected['reversed_lines']} line(s) of the version before are reversed[/yellow] (a file sent empty "
+                  "or cut short? send it again whole)", highlight=False)
     for earlier in report.get("earlier_runs_unreported", []):
         out.print(f"[yellow]run {earlier['run_id']} (as of {earlier['as_of']}) stopped before its report[/yellow]: "
                   f"{earlier['quarantined']} record(s) it quarantined were not signalled then; report written now")

@@ -362,6 +362,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     affected = {org: sorted(set(months)) for org, months in dated.groupby("organisation")["month"]}
     rule_data = rule_data_record(lake, organisations, data_dir, checked["awards"], recompute)
     difference = difference_by_player(checked["awards"]) if recompute is not None else None
+    reversed_whole = _reversed_whole(files, checked["awards"])
     checked["awards"] = checked["awards"][["entry_type"]]
     del system_tables, dated
     lines_posted = len(checked["awards"])
@@ -432,6 +433,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     report["internal_errors"] = incidents
     report["warehouse_notes"] = warehouse_notes
     report["earlier_runs_unreported"] = unreported
+    report["corrections_reversed_whole"] = reversed_whole
     report["rule_data_changed"] = rule_data_warnings(run_record)
     if recompute is not None:
         report["recomputation"] = {"recomputation_id": recomputation, "reason": recompute.reason,
@@ -669,6 +671,22 @@ def _report(run_id, as_of, started, inbox_dir, files, unknown_org, checked, reco
         "publications": published,
         "durations_seconds": timer.durations,
     }
+
+
+def _reversed_whole(files: pd.DataFrame, awards: pd.DataFrame) -> list[dict]:
+    """Corrections whose new version posted no line while its earlier version's lines were
+    reversed: an empty or cut-short upload looks like this, and the office should hear of it."""
+    corrected = files.loc[files["action"] == "correction", "source_file"]
+    if corrected.empty:
+        return []
+    lines = awards[awards["source_file"].isin(corrected)]
+    if lines.empty:
+        return []
+    counts = lines.groupby(["source_file", "entry_type"]).size().unstack(fill_value=0)
+    reversed_ = counts.get("reversal", pd.Series(0, index=counts.index))
+    posted = counts.get("award", pd.Series(0, index=counts.index))
+    whole = reversed_[(reversed_ > 0) & (posted == 0)]
+    return [{"source_file": str(f), "reversed_lines": int(n)} for f, n in whole.sort_index().items()]
 
 
 def _prior_lines(lake: Lake, replaced: pd.DataFrame) -> pd.DataFrame:

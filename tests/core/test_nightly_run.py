@@ -274,6 +274,22 @@ def test_a_file_written_while_the_run_reads_it_waits_for_the_next_run(office, mo
     assert second.report["award_lines"] == {"posted": 8, "reversals": 0}  # both games of the whole post, once
 
 
+def test_a_correction_that_posts_nothing_is_pointed_out(office):
+    # an upload cut to 0 bytes at a posted path is a correction that reverses every line (a fresh
+    # run on that inbox would post nothing either); the summary says so, so the office can ask for
+    # the file again
+    post = office.post("sofu-mahjong/2026-11-03.txt", GAME_A)
+    assert office.run().exit_code == nightly.EXIT_OK
+    post.write_bytes(b"")
+    done = pointledger("run", "--inbox", office.inbox, "--state", office.state, "--data-dir", office.data_dir(),
+                       "--as-of", "2026-12-02")
+    assert done.returncode == nightly.EXIT_QUARANTINE
+    assert ("sofu-mahjong/2026-11-03.txt: its new version posted nothing, and the 4 line(s) of the version before are "
+            "reversed (a file sent empty or cut short? send it again whole)") in " ".join(done.stdout.split())
+    [report] = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((office.state / "runs").glob("*.json"))[-1:]]
+    assert report["corrections_reversed_whole"] == [{"source_file": "sofu-mahjong/2026-11-03.txt", "reversed_lines": 4}]
+
+
 def test_a_control_character_quoted_in_a_reason_is_written_out(office):
     # a NUL byte before the first contract of the sample teams match (a damaged export): the
     # reason quotes the contract, and the NUL shows as \x00 in the view and the secretary's report
