@@ -116,8 +116,11 @@ def read_settings(
         if close:
             meant = KEY_ALIASES.get(close[0], close[0])
             problems.append(
+                # blocking: the setting it was meant to be would otherwise keep its default (a
+                # misspelt multiplier posts every award at half), and the awards post wrong
                 (f"line {rec.line}", f"unknown setting '{rec.key}' (did you mean '{meant}'?); the settings are: "
-                 f"{', '.join(sorted(known))}; this line is ignored", False)
+                 f"{', '.join(sorted(known))}; the event is held back until the line is corrected, as the setting "
+                 "it stands for would keep its default", True)
             )
     frame = frame[frame["key"].isin(known | INFORMATIONAL)]
     too_long = frame[frame["value"].str.len() > MAX_SETTING_CHARS]

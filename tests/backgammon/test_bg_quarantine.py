@@ -106,6 +106,16 @@ def test_unreadable_settings(bg, rules):
     assert _has(quarantine, "line 11", "1 player line not posted")
 
 
+def test_a_misspelt_setting_holds_the_event_back(bg, rules):
+    # the sample championship with '# multiplier: 2' written '# multiplyer: 2': posted with the
+    # default multiplier 1, every award would be half of what the club meant
+    data = (bg.SAMPLES / "2025/2025-03-04-march-championship.csv").read_bytes().replace(b"# multiplier: 2", b"# multiplyer: 2")
+    tables, quarantine = parse_file("march.csv", data, rules=rules, organisation="ukbgclub")
+    assert tables["events"].empty and tables["players"].empty
+    assert _has(quarantine, "line 8", "unknown setting 'multiplyer' (did you mean 'multiplier'?)", "held back")
+    assert _has(quarantine, "lines 12–23", "12 player lines not posted")
+
+
 def test_overlapping_places_and_places_beyond_the_field(bg, rules):
     tables, quarantine = _parse(bg, rules, "overlapping_places.csv")
     assert tables["players"].empty

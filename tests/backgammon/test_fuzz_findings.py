@@ -24,7 +24,8 @@ def test_results_file_whose_rounds_line_is_broken_by_spaces():
     missing = [reason.split("'")[1] for location, reason in got if reason.startswith("missing setting")]
     assert missing == ["date", "event", "level", "method", "rounds"]
     assert ("line 1", "unknown setting 'ro_unds' (did you mean 'rounds'?); the settings are: bracket, club, date, "
-                      "event, level, method, multiplier, rounds; this line is ignored") in got
+                      "event, level, method, multiplier, rounds; the event is held back until the line is corrected, "
+                      "as the setting it stands for would keep its default") in got
 
 
 def test_match_log_whose_multiplier_is_spaces():
