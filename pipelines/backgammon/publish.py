@@ -54,7 +54,7 @@ def render_month(race: pd.DataFrame, org: pd.Series, season: str, as_of, months:
     writer.writerow(CSV_COLUMNS)
     for r in rows.itertuples():
         writer.writerow([
-            spreadsheet_safe(str(r.club)), spreadsheet_safe(str(r.season)), r.as_of, r.rank,
+            spreadsheet_safe(str(r.club)), spreadsheet_safe(str(r.season)), r.as_of, r.rank_label,
             spreadsheet_safe(str(r.player)), r.events, r.matches_won, r.points,
         ])
 

@@ -123,7 +123,7 @@ def with_spreadsheet_exports(files: dict[str, str | bytes]) -> dict[str, str | b
             continue
         delimiter, header, rows = read_table(content)
         header, rows = split_rank_labels(header, rows)
-        out[name] = write_table(delimiter, header, rows)
+        out[name] = write_table(delimiter, header, _decimal_commas(rows) if delimiter == ";" else rows)
         out[name[: -len(".csv")] + ".xlsx"] = workbook(header, rows, sheet=Path(name).stem)
     return out
 
@@ -131,7 +131,14 @@ def with_spreadsheet_exports(files: dict[str, str | bytes]) -> dict[str, str | b
 def _excel_csv(text: str) -> str:
     """A CSV as with_spreadsheet_exports writes it (numeric ranks beside their labels)."""
     delimiter, header, rows = read_table(text)
-    return write_table(delimiter, *split_rank_labels(header, rows))
+    header, rows = split_rank_labels(header, rows)
+    return write_table(delimiter, header, _decimal_commas(rows) if delimiter == ";" else rows)
+
+
+def _decimal_commas(rows: list[list[str]]) -> list[list[str]]:
+    """A `;` table's decimals written with a comma (170,50): the Excel that takes `;` for its list
+    separator (a Swedish Windows) takes the comma for the decimal one, and reads 170.50 as text."""
+    return [[cell.replace(".", ",") if "." in cell and _NUMBER.match(cell) else cell for cell in row] for row in rows]
 
 
 def read_table(text: str) -> tuple[str, list[str], list[list[str]]]:

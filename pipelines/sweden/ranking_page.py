@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+from collections import Counter
 from pathlib import Path
 
 import duckdb
@@ -58,12 +59,15 @@ def render_ranking(ranking: pd.DataFrame, results: pd.DataFrame, as_of: str, rul
             "counted": int(counted), "oldest": str(oldest), "search": f"{name} {club_name}".lower(),
             "results": by_member.get(member, []), "club": _t(club),
         })
+    shared = Counter(p["rank"] for p in players)
+    for p in players:  # equal points share a place: 3= as on every other list
+        p["rank_label"] = f"{p['rank']}=" if shared[p["rank"]] > 1 else str(p["rank"])
     html = _TEMPLATES.get_template("ranking.html.j2").render(players=players, as_of=as_of, rule_version=rule_version, months=months,
                                                             best_of=best_of, organisation_name=organisation_name)
     buf = io.StringIO()
     w = csv.writer(buf, delimiter=";", lineterminator="\n")
     w.writerow(CSV_COLUMNS)
-    w.writerows([p["rank"], p["member"], spreadsheet_safe(p["name"]), p["club"], spreadsheet_safe(p["club_name"]), p["points"],
+    w.writerows([p["rank_label"], p["member"], spreadsheet_safe(p["name"]), p["club"], spreadsheet_safe(p["club_name"]), p["points"],
                  p["counted"], p["oldest"], as_of] for p in players)
     return {"index.html": html, "ranking.csv": buf.getvalue()}
 

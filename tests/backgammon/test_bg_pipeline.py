@@ -544,6 +544,21 @@ def test_the_publication_escapes_hostile_names(club):
     assert "Ann \\| Ash" in md
 
 
+def test_the_standings_csv_marks_ties_as_the_page_does(samples_once):
+    # March's race has players level on points: each row's rank is 1 + the players with more
+    # points, and its label carries '=' exactly when another row has the same points
+    office, _ = samples_once
+    path = office.state / "publications" / "ukbgclub" / "2025" / "2025-03" / "standings.csv"
+    header, *rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+    at = {name: header.index(name) for name in ("rank", "rank_label", "points")}
+    points = [Decimal(r[at["points"]]) for r in rows]
+    tied = [r for r, p in zip(rows, points) if points.count(p) > 1]
+    assert len(tied) >= 3
+    for r, p in zip(rows, points):
+        rank = 1 + sum(q > p for q in points)
+        assert (r[at["rank"]], r[at["rank_label"]]) == (str(rank), f"{rank}=" if points.count(p) > 1 else str(rank))
+
+
 def test_explain_adds_the_season_totals(samples_once):
     office, _ = samples_once
     lines = explain_player(office.state / "warehouse.duckdb", "Pia Price")

@@ -88,3 +88,15 @@ def test_a_columns_width_counts_wide_characters_twice():
 
     assert [_display_width(t) for t in ("Åsa Ängström", "ぽん太", "麻雀 A", "", "Ｒ")] == [12, 6, 6, 0, 2]
     assert [c for c in range(0x0378) if unicodedata.east_asian_width(chr(c)) in "WF"] == []
+
+
+def test_a_semicolon_table_writes_decimal_commas_and_its_workbook_numbers(tmp_path):
+    # a Swedish table: the Excel that splits on ';' reads 1,50 as a number and 1.50 as text; the
+    # member number 0123 stays as written, the date too, and the workbook holds numbers
+    table = "klubb;medlem;datum;bp;kr\n10001;0123;2024-10-01;16;1.50\n10002;0456;2024-10-08;-2.25;180.00\n"
+    replace_folder(tmp_path / "pub", {"avgifter.csv": table})
+    text = (tmp_path / "pub" / "avgifter.csv").read_bytes().decode("utf-8-sig")
+    assert text.splitlines()[1:] == ["10001;0123;2024-10-01;16;1,50", "10002;0456;2024-10-08;-2,25;180,00"]
+    sheet = _book(tmp_path / "pub" / "avgifter.xlsx")
+    assert [c.value for c in sheet[2]][3:] == [16, 1.5] and [c.value for c in sheet[3]][3:] == [-2.25, 180]
+    assert sheet["B2"].value == "0123"

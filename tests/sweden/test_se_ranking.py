@@ -185,9 +185,11 @@ def test_ranking_page_escaped_stamped_with_results_one_click_away():
     assert 'name="viewport"' in html and "<details>" in html and "äldre än fönstret" in html
     assert html.index("&lt;b&gt;Åsa") < html.index("=Bo") < html.index(">Cia")
     lines = files["ranking.csv"].splitlines()
-    assert lines[1:] == ["1;1;<b>Åsa</b>;10001;BK <Lavec>;78;1;2026-11-01;2026-11-02",
-                         "1;2;'=Bo;10002;Sundsvalls BK;78;1;2026-11-01;2026-11-02",
+    # the two tied first are 1= (as on every list); the publishing step splits plac and plac_label
+    assert lines[1:] == ["1=;1;<b>Åsa</b>;10001;BK <Lavec>;78;1;2026-11-01;2026-11-02",
+                         "1=;2;'=Bo;10002;Sundsvalls BK;78;1;2026-11-01;2026-11-02",
                          "3;3;Cia;10001;BK <Lavec>;33;1;2026-11-01;2026-11-02"]
+    assert '<td class="n" data-value="1">1=</td>' in html and '<td class="n" data-value="3">3</td>' in html
 
 
 def test_nightly_run_publishes_the_ranking(office):
@@ -198,10 +200,10 @@ def test_nightly_run_publishes_the_ranking(office):
     folder = office.state / "publications" / ORG / "ranking"
     # (the publishing step gives every CSV a numeric plac and its plac_label, and a BOM for spreadsheets)
     rows = list(csv.DictReader(io.StringIO((folder / "ranking.csv").read_text(encoding="utf-8-sig")), delimiter=";"))
-    got = [(r["plac"], r["medlemsnummer"], r["rankingpoäng"], r["antal_resultat"], r["per"]) for r in rows[:4]]
+    got = [(r["plac"], r["plac_label"], r["medlemsnummer"], r["rankingpoäng"], r["antal_resultat"], r["per"]) for r in rows[:4]]
     # 2nd place: D row 52 place 2 = 35 sp -> 3.5 gp (4 posted): 3.5 × 15 = 52.5 -> 53, shared by the pair
-    assert got == [("1", "200000", "78", "1", "2026-11-02"), ("1", "200001", "78", "1", "2026-11-02"),
-                   ("3", "200002", "53", "1", "2026-11-02"), ("3", "200003", "53", "1", "2026-11-02")]
+    assert got == [("1", "1=", "200000", "78", "1", "2026-11-02"), ("1", "1=", "200001", "78", "1", "2026-11-02"),
+                   ("3", "3=", "200002", "53", "1", "2026-11-02"), ("3", "3=", "200003", "53", "1", "2026-11-02")]
     assert "Per 2026-11-02, regelversion se-2009" in (folder / "index.html").read_text(encoding="utf-8")
 
 
