@@ -17,6 +17,7 @@ from rich.table import Table
 from pipelines.core import run as nightly
 from pipelines.core.config import ENV_VAR, FILE_NAME, TEMPLATE, OfficeConfig, load_config, merged
 from pipelines.core.settings import DATA_DIR, DEFAULT_MAX_FILE_MB, SettingsError, StatePaths, load_organisations
+from pipelines.core.system import available_systems
 
 console = Console(stderr=True, soft_wrap=True)  # error lines stay whole in logs
 out = Console(soft_wrap=True)
@@ -103,7 +104,8 @@ def _locked_run(office: OfficeConfig, as_of: date | None, what: str, **kw) -> ni
                       TimeElapsedColumn(), console=console, transient=True) as progress:
             return nightly.run(office.inbox, office.state, as_of, office.data_dir or DATA_DIR,
                                progress=_RichProgress(progress), enabled=office.organisations,
-                               max_file_mb=office.max_file_mb or DEFAULT_MAX_FILE_MB, **kw)
+                               max_file_mb=office.max_file_mb or DEFAULT_MAX_FILE_MB,
+                               publication_base_url=office.publication_base_url, **kw)
     except nightly.RunLocked as error:
         console.print(f"[red]{escape(str(error))}[/red]")
         sys.exit(nightly.EXIT_LOCKED)
@@ -156,7 +158,8 @@ def run(inbox_dir: Path | None, state_dir: Path | None, as_of: date | None, data
               help="Inbox the posted files are read from again (default: the config's inbox).")
 @_state_option
 @click.option("--organisation", default=None, help="Only this organisation.")
-@click.option("--system", default=None, help="Only organisations of this rule system (mahjong, bridge, jcbl, backgammon, sweden).")
+@click.option("--system", default=None, type=click.Choice(available_systems(), case_sensitive=False),
+              help="Only organisations of this rule system.")
 @click.option("--from", "date_from", callback=_parse_date, default=None, help="First event date to re-derive (YYYY-MM-DD).")
 @click.option("--to", "date_to", callback=_parse_date, default=None, help="Last event date to re-derive (YYYY-MM-DD).")
 @click.option("--dry-run", is_flag=True, help="Show the difference per player; post nothing.")
@@ -194,6 +197,11 @@ def recompute(inbox_dir: Path | None, state_dir: Path | None, organisation: str 
         console.print(f"[red]unknown organisation {organisation!r}; known: {', '.join(organisations.index)}[/red]",
                       highlight=False)
         sys.exit(EXIT_CONFIG)
+    if organisation and system and organisations.loc[organisation, "system"] != system:
+        # nothing would be re-derived, and 'no difference' would read as 'the rule change has none'
+        console.print(f"[red]--organisation {organisation} uses the rule system {organisations.loc[organisation, 'system']!r}, "
+                      f"not {system!r}: give one of the two[/red]", highlight=False)
+        sys.exit(EXIT_USAGE)
     result = _locked_run(office, as_of, "recompute", recompute=request)
     _print_difference(result)
     sys.exit(result.exit_code if dry_run else nightly.EXIT_OK)

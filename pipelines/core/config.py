@@ -144,7 +144,8 @@ state = "var"
 # of the bundled example data: edit it, add your organisations; it is yours.
 data_dir = "data"
 
-# Where the publications folder (var/publications) is served from, for links in the pages.
+# Where the publications folder (var/publications) is served from: the base of the Atom feeds'
+# links (a feed reader fetches a feed alone; the pages link relatively and need none).
 # publication_base_url = "https://example.org/results/"
 
 # Organisations enabled (default: every organisation in data_dir/organisations).

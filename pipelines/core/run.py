@@ -171,6 +171,7 @@ def run(
     enabled: list[str] | None = None,
     max_file_mb: int = DEFAULT_MAX_FILE_MB,
     recompute: Recompute | None = None,
+    publication_base_url: str | None = None,
 ) -> RunResult:
     """The nightly batch. `enabled`: the organisations to run (default all of `data_dir`);
     `max_file_mb`: the size limit of an inbox file where an organisation sets none; `recompute`:
@@ -185,7 +186,8 @@ def run(
     run_id = new_run_id()
     with run_lock(paths), values_kept_in(paths.settings_cache):
         try:
-            return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress, enabled, max_file_mb, recompute)
+            return _run_locked(Path(inbox_dir), paths, as_of, data_dir, run_id, progress, enabled, max_file_mb, recompute,
+                               publication_base_url)
         except OutputsFailed:
             raise
         except (Exception, KeyboardInterrupt) as error:
@@ -204,7 +206,7 @@ def run(
 
 def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path, run_id: str, progress,
                 enabled: list[str] | None = None, max_file_mb: int = DEFAULT_MAX_FILE_MB,
-                recompute: Recompute | None = None) -> RunResult:
+                recompute: Recompute | None = None, publication_base_url: str | None = None) -> RunResult:
     timer = _Timer()
     started = datetime.now(timezone.utc)
     lake = Lake.open(paths)
@@ -212,7 +214,8 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     known = load_organisations(data_dir)
     organisations = load_organisations(data_dir, enabled)
     check_settings(data_dir, organisations)
-    ctx = RunContext(run_id=run_id, as_of=as_of, lake=lake, data_dir=data_dir, inbox=inbox_dir, checkpoint=_checkpoint)
+    ctx = RunContext(run_id=run_id, as_of=as_of, lake=lake, data_dir=data_dir, inbox=inbox_dir, checkpoint=_checkpoint,
+                     publication_base_url=publication_base_url)
 
     # -- scan ----------------------------------------------------------------------------------
     with timer.stage("scan", progress):
@@ -548,7 +551,8 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
                                                                        getattr(system, "publishes_periods", False),
                                                                        paths.page_index(organisation), sections,
                                                                        every_page=renamed,
-                                                                       open_problems=len(problems)))
+                                                                       open_problems=len(problems),
+                                                                       base_url=ctx.publication_base_url))
         top = site.publish_site_index(paths.publications, organisations, ctx.data_dir)
         if top is not None:
             published.append(str(top))

@@ -741,7 +741,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
                          names: pd.DataFrame | None = None, notes_for=None, always: set[str] = frozenset(),
                          period_pages: bool = False, page_index: Path | None = None,
                          section_titles: dict[str, str] | None = None, every_page: bool = False,
-                         open_problems: int | None = None) -> list[Path]:
+                         open_problems: int | None = None, base_url: str | None = None) -> list[Path]:
     """The organisation's index and the player pages this run touched (or that are missing).
     `names` (player_id, name): the names a rule system knows beside the ids (the Swedish member
     register); where the id is the name (mahjong, backgammon) there are none. `notes_for(players)`:
@@ -887,7 +887,7 @@ def publish_organisation(con, org: pd.Series, out_dir: Path, run_id: str, data_d
     written += corrections.publish_corrections(
         con, org, out_dir, text, lambda name, **context: _TEMPLATES.get_template(name).render(**context),
         name_of, {p: f"{PLAYERS}/{slugs[p]}.html" for p in players})
-    feed = write_feed(con, org, out_dir, text)
+    feed = write_feed(con, org, out_dir, text, base_url)
     if feed is not None:
         written.append(feed)
     # the report stays on disk once written (with nothing open it says so); linked while it lists a problem
@@ -965,11 +965,14 @@ def feed_entries(con, organisation: str, limit: int = FEED_ENTRIES) -> pd.DataFr
     the ledger's (a two-year league's 800,000 lines: 60 -> 24 ms)."""
     return fetch(con, """
         with newest as (
-            select distinct awards.run_id, runs.as_of, awards.source_file
+            -- within a run, the files of the latest events first: a night (or a history) of more
+            -- files than the feed holds keeps its newest results, not the alphabetically first
+            select awards.run_id, runs.as_of, awards.source_file, max(awards.event_date) as latest_event
             from awards
             inner join runs on runs.run_id = awards.run_id
             where awards.organisation = $organisation
-            order by runs.as_of desc, awards.run_id desc, awards.source_file
+            group by all
+            order by runs.as_of desc, awards.run_id desc, latest_event desc, awards.source_file desc
             limit $limit
         )
         select
@@ -986,7 +989,7 @@ def feed_entries(con, organisation: str, limit: int = FEED_ENTRIES) -> pd.DataFr
         inner join newest on newest.run_id = awards.run_id and newest.source_file = awards.source_file
         where awards.organisation = $organisation
         group by all
-        order by as_of desc, awards.run_id desc, awards.source_file
+        order by as_of desc, awards.run_id desc, max(awards.event_date) desc, awards.source_file desc
         limit $limit
         """, {"organisation": organisation, "limit": limit})
 
@@ -1008,7 +1011,7 @@ def _feed_entry(row: dict, organisation: str, text: dict[str, str]) -> dict:
     }
 
 
-def write_feed(con, org: pd.Series, out_dir: Path, text: dict[str, str]) -> Path | None:
+def write_feed(con, org: pd.Series, out_dir: Path, text: dict[str, str], base_url: str | None = None) -> Path | None:
     """The organisation's Atom feed of new, corrected, withdrawn and recomputed results: one entry
     per run and file (the newest FEED_ENTRIES). Unlike every other page it is the ledger's history
     by design (a fresh run on the same inbox has one entry per file). Written for every organisation
@@ -1017,8 +1020,11 @@ def write_feed(con, org: pd.Series, out_dir: Path, text: dict[str, str]) -> Path
     organisation = org["organisation"]
     rows = feed_entries(con, organisation)
     updated = rows["as_of"].max() if len(rows) else "1970-01-01"
+    # a feed reader fetches the feed alone: with the office's publication_base_url its relative
+    # links resolve against the organisation's folder where it is served (xml:base)
+    xml_base = f"{base_url.rstrip('/')}/{organisation}/" if base_url else None
     xml = _TEMPLATES.get_template("feed.atom.j2").render(
-        t=text, lang=org.get("language") or "en", organisation=org["display_name"], feed_name=FEED,
+        t=text, lang=org.get("language") or "en", organisation=org["display_name"], feed_name=FEED, xml_base=xml_base,
         feed_id=uuid.uuid5(uuid.NAMESPACE_URL, f"pointledger:{organisation}").urn, updated=updated,
         entries=[_feed_entry(r, organisation, text) for r in rows.to_dict("records")])
     path = out_dir / FEED

@@ -72,6 +72,8 @@ class RunContext:
     # (this run, and a committed run stopped before its publications were done)
     publishing_runs: frozenset = frozenset()
     checkpoint: callable = lambda name: None
+    # where var/publications is served (pointledger.toml): the feeds' links are made absolute by it
+    publication_base_url: str | None = None
     _waiting_duplicates: dict = field(default_factory=dict, repr=False)
 
     def duplicate_paths(self, organisation: str) -> frozenset:

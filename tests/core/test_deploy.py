@@ -68,6 +68,25 @@ def test_the_config_is_found_and_its_paths_are_relative_to_it(tmp_path, how):
     assert not (elsewhere / "var").exists()
 
 
+def test_the_publication_base_url_makes_the_feeds_links_absolute(tmp_path):
+    # a feed reader fetches feed.atom alone: its relative links must resolve where the office
+    # serves var/publications (xml:base); without the key the feed has no base
+    import xml.etree.ElementTree as ET
+    from urllib.parse import urljoin
+
+    office = office_with_one_org(tmp_path)
+    config = office / "pointledger.toml"
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        '# publication_base_url = "https://example.org/results/"', 'publication_base_url = "https://example.org/results/"'),
+        encoding="utf-8")
+    assert cli("run", "--config", str(config), "--as-of", "2026-12-02", cwd=tmp_path).returncode == 0
+    feed = ET.fromstring((office / "var" / "publications" / "sofu-mahjong" / "feed.atom").read_bytes())
+    base = feed.get("{http://www.w3.org/XML/1998/namespace}base")
+    assert base == "https://example.org/results/sofu-mahjong/"
+    [entry_link] = [e.get("href") for e in feed.iter("{http://www.w3.org/2005/Atom}link") if e.get("href") == "index.html"][:1]
+    assert urljoin(base, entry_link) == "https://example.org/results/sofu-mahjong/index.html"
+
+
 def test_flags_override_the_config(tmp_path):
     office = office_with_one_org(tmp_path)
     done = cli("run", "--config", str(office / "pointledger.toml"), "--state", str(tmp_path / "other-state"),

@@ -235,3 +235,21 @@ def test_recompute_and_run_exclude_each_other(tmp_path):
             assert "another pointledger run" in str(error)
         else:
             raise AssertionError("recompute ran while the state folder was locked")
+
+
+def test_recompute_refuses_a_system_it_would_find_nothing_for(tmp_path):
+    # an unknown rule system, or one the organisation does not use, would re-derive nothing and
+    # say "0 line(s) changed": read as "the rule change changes nothing"
+    from office import pointledger
+
+    office = Office(tmp_path)
+    office.post("sofu-mahjong/2026-11-03.txt", "2026-11-03\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n")
+    assert office.run().exit_code == 0
+    where = ["--inbox", office.inbox, "--state", office.state, "--data-dir", office.data_dir()]
+    unknown = pointledger("recompute", "--system", "nosuch", *where)
+    assert unknown.returncode == 2 and "'nosuch' is not one of" in unknown.stderr
+    other = pointledger("recompute", "--organisation", "sofu-mahjong", "--system", "bridge", *where)
+    assert other.returncode == 2
+    assert "--organisation sofu-mahjong uses the rule system 'mahjong', not 'bridge'" in " ".join(other.stderr.split())
+    # a system's name in capitals is the system
+    assert pointledger("recompute", "--system", "Mahjong", "--dry-run", *where).returncode == 0

@@ -425,6 +425,24 @@ def test_the_feed_keeps_the_newest_run_and_file_pairs_with_their_lines_counted()
         assert [tuple(r) for r in got.itertuples(index=False)] == want[:limit], limit
 
 
+def test_the_feed_keeps_a_large_nights_newest_results():
+    """One run posts three files of three months (a first night, a history): with room for two
+    entries the feed keeps November's and October's, not the alphabetically first (September)."""
+    import duckdb
+
+    from pipelines.core.site import feed_entries
+
+    con = duckdb.connect()
+    con.execute("create table runs as select 'r1' as run_id, date '2026-12-01' as as_of")
+    con.execute("""create table awards as select * from (values
+        ('r1', 'o', 'o/2026-09-01.txt', date '2026-09-01', 'award', 'A'),
+        ('r1', 'o', 'o/2026-10-01.txt', date '2026-10-01', 'award', 'A'),
+        ('r1', 'o', 'o/2026-11-01.txt', date '2026-11-01', 'award', 'A'))
+        as t(run_id, organisation, source_file, event_date, entry_type, player_id)""")
+    con.execute("create table recomputations (run_id varchar)")
+    assert list(feed_entries(con, "o", 2)["source_file"]) == ["o/2026-11-01.txt", "o/2026-10-01.txt"]
+
+
 def test_a_page_is_written_only_where_its_bytes_change(tmp_path):
     """The same text: not written (the file keeps its inode and mtime). A text of the same size
     that differs ("Rosa" -> "Rose"): written, although its size does not tell. Another size:
