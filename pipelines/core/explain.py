@@ -34,16 +34,19 @@ def explain_player(warehouse: Path, player: str, event_id: str | None = None, da
     player_id = resolve_player(player, data_dir, problems)
     con = connect(warehouse, read_only=True)
     try:
-        lines_ = fetch(
-            con,
-            """
-            select event_date, event_id, organisation, system, denomination, points, entry_type, basis, source_file, location
-            from awards
-            where player_id = ? and (? is null or event_id = ?)
-            order by organisation, event_date, event_id, posted_on, entry_type
-            """,
-            [player_id, event_id, event_id],
-        )
+        lines_ = _lines_of(con, player_id, event_id)
+        if lines_.empty:
+            # where players are member numbers (JCBL, Sweden), a name is looked up in the registers
+            named = members_named(con, player_id)
+            if len(named) > 1 and problems is not None:
+                shown = ", ".join(f"{r.player_id} ({r.organisation})" for r in named.head(10).itertuples())
+                more = f" and {len(named) - 10} more" if len(named) > 10 else ""
+                problems.append(f"{len(named)} members are named {player_id!r}: {shown}{more}; explain one of them by "
+                                "its member number")
+            if len(named) != 1:
+                return []
+            player_id = named["player_id"].iloc[0]
+            lines_ = _lines_of(con, player_id, event_id)
         if lines_.empty:
             return []
         out = [f"{player_id}: {len(lines_)} ledger line(s)"]
@@ -61,3 +64,32 @@ def explain_player(warehouse: Path, player: str, event_id: str | None = None, da
         return out
     finally:
         con.close()
+
+
+def _lines_of(con, player_id: str, event_id: str | None) -> pd.DataFrame:
+    return fetch(
+        con,
+        """
+        select event_date, event_id, organisation, system, denomination, points, entry_type, basis, source_file, location
+        from awards
+        where player_id = ? and (? is null or event_id = ?)
+        order by organisation, event_date, event_id, posted_on, entry_type
+        """,
+        [player_id, event_id, event_id],
+    )
+
+
+def members_named(con, name: str) -> pd.DataFrame:
+    """The members (organisation, player_id) whose register name is `name` (normalised as names
+    are, letter case aside), in the organisations whose players are member numbers: their systems
+    name them (`player_names`, as on the site)."""
+    wanted = normalise_names(pd.Series([name])).iloc[0].casefold()
+    found = [pd.DataFrame(columns=["organisation", "player_id"])]
+    for r in fetch(con, "select distinct organisation, system from awards order by 1").itertuples():
+        system = get_system(r.system)
+        if not hasattr(system, "player_names"):
+            continue
+        names = system.player_names(con, pd.Series({"organisation": r.organisation}))
+        match = normalise_names(names["name"].astype(str)).str.casefold() == wanted
+        found.append(names.loc[match.to_numpy(dtype=bool), ["player_id"]].assign(organisation=r.organisation))
+    return pd.concat(found, ignore_index=True).drop_duplicates()[["organisation", "player_id"]]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pipelines.core.keyvalue import read_key_values
 from pipelines.core.system import SourceFile, get_system
+from office import pointledger
 from se_helpers import ORG, column, post_event, register
 
 
@@ -44,7 +45,8 @@ def test_views_publications_and_fees(office):
     assert csv.splitlines()[0] == "plac;plac_label;par;namn;medlemmar;klubb;bp;sp;gp"
     assert csv.splitlines()[1].endswith(";16;;")
     month = (office.state / "publications" / ORG / "bk-lavec" / "månad-2024-10" / "avgifter.csv").read_text(encoding="utf-8")
-    assert "10001;2024-10;brons;par;1.50;22.00;55.00" in month
+    # a ';' table's decimals with a comma, as the Swedish Excel that reads ';' expects them
+    assert "10001;2024-10;brons;par;1,50;22,00;55,00" in month
 
 
 def test_explain_shows_the_arithmetic(office):
@@ -66,6 +68,24 @@ def test_explain_shows_the_arithmetic(office):
         con.close()
     assert lines[0] == "Sverige 200004 Spelare 004 Åström (Gävle BK): 0.00 bp, 13.00 sp, 0.00 gp = 1.30 mp"
     assert "place 3 of 40, entrant 3: 0 bp, 13 sp, 0 gp" in lines[1]
+
+
+def test_explain_finds_a_member_by_the_name_in_the_register(office):
+    # issue 8: `explain <member or name>`; the register names member 200004 'Spelare 004 Åström'
+    # (se_helpers), and a second register line gives 200599's name to 200598 as well
+    register(office)
+    office.post(f"{ORG}/medlemsregister.csv", (office.inbox / ORG / "medlemsregister.csv").read_text(encoding="utf-8")
+                .replace("200598;Spelare 598 Åström", "200598;Spelare 599 Åström"))
+    post_event(office, "bk-lavec", "s", 40, nivå="silver", brickor="52", mött="15")
+    office.run()
+    by_name = pointledger("explain", "spelare  004 åström", "--state", office.state, "--data-dir", office.data_dir())
+    by_number = pointledger("explain", "200004", "--state", office.state, "--data-dir", office.data_dir())
+    assert by_name.returncode == 0 and by_name.stdout == by_number.stdout
+    assert by_name.stdout.startswith("200004: 1 ledger line(s)")
+    twice = pointledger("explain", "Spelare 599 Åström", "--state", office.state, "--data-dir", office.data_dir())
+    assert twice.returncode == 6
+    assert ("warning: 2 members are named 'Spelare 599 Åström': 200598 (svensk-bridge), 200599 (svensk-bridge); "
+            "explain one of them by its member number") in " ".join(twice.stderr.split())
 
 
 def test_corrected_result_list_reverses_and_reposts(office):
@@ -249,7 +269,7 @@ def test_a_month_chunk_in_any_order_writes_each_club_month_page_once_with_its_ev
     assert syd[-1] == "|---|---|---|---|---|"  # no fee rows for this club this month
     _, header, rows = read_table((tmp_path / "norr" / "månad-2024-10" / "avgifter.csv").read_text(encoding="utf-8-sig"))
     assert header == ["klubb", "månad", "nivå", "form", "speltillfällen", "spelartillfällen", "kr"]
-    assert rows == [["101", "2024-10", "brons", "par", "2.00", "36.00", "180.00"]]
+    assert rows == [["101", "2024-10", "brons", "par", "2,00", "36,00", "180,00"]]  # decimal commas in a ';' table
     html = (tmp_path / "norr" / "månad-2024-10" / "index.html").read_text(encoding="utf-8")
     assert html.index("2024-10-01") < html.index("2024-10-08") and "2024-10-03" not in html
     # the same chunk again: nothing to write
