@@ -216,12 +216,20 @@ def _print_difference(result: nightly.RunResult) -> None:
               f"{result.report['award_lines']['posted']} new line(s)", highlight=False)
     if not rows:
         return
+    columns = ("organisation", "player", "event", "denom.", "before", "after", "delta", "basis after (before)")
+    cells = [[r["organisation"], r["player_id"], r["event_id"], r["denomination"], r["before"], r["after"], r["delta"],
+              f"{r['basis_after'] or '(no line)'} ({r['basis_before'] or 'no line'})"] for r in rows]
+    if not out.is_terminal:
+        # into a file or a mail from cron: one tab-separated line per change, whole (a table would
+        # be folded to 80 columns, a basis to a few characters a line)
+        for line in [columns, *cells]:
+            click.echo("\t".join(str(c) for c in line))
+        return
     table = Table(show_header=True)
-    for column in ("organisation", "player", "event", "denom.", "before", "after", "delta", "basis after (before)"):
+    for column in columns:
         table.add_column(column, overflow="fold")
-    for r in rows:
-        table.add_row(r["organisation"], r["player_id"], r["event_id"], r["denomination"], r["before"], r["after"],
-                      r["delta"], f"{r['basis_after'] or '(no line)'} ({r['basis_before'] or 'no line'})")
+    for line in cells:
+        table.add_row(*line)
     out.print(table)
 
 

@@ -253,3 +253,22 @@ def test_recompute_refuses_a_system_it_would_find_nothing_for(tmp_path):
     assert "--organisation sofu-mahjong uses the rule system 'mahjong', not 'bridge'" in " ".join(other.stderr.split())
     # a system's name in capitals is the system
     assert pointledger("recompute", "--system", "Mahjong", "--dry-run", *where).returncode == 0
+
+
+def test_a_dry_run_into_a_file_lists_each_change_on_one_line(tmp_path):
+    # cron mails or a redirect: not a terminal, so one tab-separated line per change, never a
+    # table folded to 80 columns (the hand computation of test_recompute_after_a_placing_point_change)
+    from office import pointledger
+
+    office = Office(tmp_path)
+    office.post("sofu-mahjong/2026-09-03.txt", GAME_1)
+    office.post("sofu-mahjong/2026-09-10.txt", GAME_2)
+    assert office.run().exit_code == nightly.EXIT_OK
+    _set_second_place(office, "5")
+    done = pointledger("recompute", "--organisation", "sofu-mahjong", "--dry-run", "--inbox", office.inbox,
+                       "--state", office.state, "--data-dir", office.data_dir(), "--as-of", "2026-12-03")
+    assert done.returncode == nightly.EXIT_QUARANTINE
+    lines = done.stdout.splitlines()
+    at = lines.index("organisation\tplayer\tevent\tdenom.\tbefore\tafter\tdelta\tbasis after (before)")
+    changes = sorted(tuple(line.split("\t")[1:2] + line.split("\t")[4:7]) for line in lines[at + 1:])
+    assert changes == [("B", "4.00", "5.00", "1.00"), ("C", "4.00", "5.00", "1.00")]
