@@ -44,23 +44,24 @@ def open_problems(con: duckdb.DuckDBPyConnection, organisation: str) -> pd.DataF
     return con.execute(OPEN_PROBLEMS, [organisation]).df().reindex(columns=COLUMNS).fillna("").astype(str)
 
 
-def render(problems: pd.DataFrame, organisation: str) -> dict[str, str]:
-    """The report's files: the page and the spreadsheet (replace_folder adds the .xlsx)."""
+def render(problems: pd.DataFrame, organisation: str, delimiter: str = ",") -> dict[str, str]:
+    """The report's files: the page and the spreadsheet (replace_folder adds the .xlsx); the CSV
+    with the separator of the organisation's other tables (`;` for a Swedish federation)."""
     rows = [[spreadsheet_safe(str(v)) for v in row] for row in problems[COLUMNS].itertuples(index=False)]
     page = _environment.get_template("quarantine.html").render(
         organisation=organisation,
         rows=problems.to_dict("records"), files=problems["source_file"].nunique())
-    return {"index.html": page, "quarantine.csv": write_table(",", COLUMNS, rows)}
+    return {"index.html": page, "quarantine.csv": write_table(delimiter, COLUMNS, rows)}
 
 
 def publish(con: duckdb.DuckDBPyConnection, organisation: str, out_dir: Path,
-            problems: pd.DataFrame | None = None) -> Path | None:
+            problems: pd.DataFrame | None = None, delimiter: str = ",") -> Path | None:
     """Rewrite the report when its list changed (None when it did not): a night with the same open
     problems publishes nothing, and an organisation that never had one has no report. `problems`:
     open_problems(con, organisation) when the caller has it already."""
     target = out_dir / "quarantine"
     problems = open_problems(con, organisation) if problems is None else problems
-    files = render(problems, organisation)
+    files = render(problems, organisation, delimiter)
     previous = target / "quarantine.csv"
     if (not target.exists() and problems.empty) or (
             previous.exists() and previous.read_bytes().decode("utf-8-sig") == files["quarantine.csv"]):

@@ -536,7 +536,8 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             for path in system.publish(ctx, con, org, months, out_dir):
                 published.append(str(path))
             problems = quarantine_report.open_problems(con, organisation)  # the report's and the index's
-            report = quarantine_report.publish(con, organisation, out_dir, problems)
+            report = quarantine_report.publish(con, organisation, out_dir, problems,
+                                               getattr(system, "csv_delimiter", ","))
             if report is not None:
                 published.append(str(report))
             # the site's index and player pages link what the systems published (pipelines/core/site.py)

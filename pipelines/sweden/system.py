@@ -123,6 +123,8 @@ def _members_of(f: InboxFile) -> tuple[pd.DataFrame, list]:
 
 class SwedenSystem:
     name = SYSTEM_NAME
+    # its tables are ';'-separated (a Swedish Excel's list separator); the core's quarantine report too
+    csv_delimiter = ";"
     accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"se_results": SeResult, **SB.LAKE_TABLES}
     warehouse_sql = (["warehouse/se_result_rows", "warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees", "warehouse/se_levels", "warehouse/se_level_changes",

@@ -36,3 +36,15 @@ def test_open_problems_are_listed_and_a_correction_clears_them(tmp_path):
     office.run()
     _, rows = _report(office)
     assert [r["source_file"] for r in rows] == ["sofu-mahjong/2026-10-11.txt"]
+
+
+def test_a_swedish_federations_report_is_separated_by_semicolons(tmp_path):
+    # as its other tables: the Excel of a Swedish Windows splits a CSV on ';', not ','
+    office = Office(tmp_path)
+    office.post("svensk-bridge/bk-lavec/notes.csv", "hej, du\n")
+    office.run()
+    folder = office.state / "publications" / "svensk-bridge" / "quarantine"
+    text = (folder / "quarantine.csv").read_bytes().decode("utf-8-sig")
+    assert text.splitlines()[0] == "source_file;location;reason;record"
+    [row] = list(csv.DictReader(io.StringIO(text), delimiter=";"))
+    assert row["source_file"] == "svensk-bridge/bk-lavec/notes.csv" and "not a Swedish masterpoint file name" in row["reason"]
