@@ -161,9 +161,11 @@ def mutate_pbn(seed: str, ops) -> list[tuple[str, str]]:
             cells = lines[i][1].split()
             cells[int(a * 7) % len(cells)] = text.replace(" ", "") or "-"
             # a row that now starts with ';' or '%' (a comment), '[' (a tag) or '{' (a comment
-            # block) is no longer a score row in PBN: as for inserted lines, that edit is not made
-            if cells[0][:1] not in ("[", "%", ";", "{"):
-                lines[i] = ("score", " ".join(cells))
+            # block) is no longer a score row in PBN: as for inserted lines, that edit is not made.
+            # The reader strips a line's whitespace first, a form feed too ('\x0c%' is a comment)
+            row = " ".join(cells)
+            if row.strip()[:1] not in ("[", "%", ";", "{"):
+                lines[i] = ("score", row)
         elif op == "insert" and (i := pick("score")) is not None:
             s = text.strip()
             if s and s[0] not in "[%;{" and "{" not in s:
@@ -174,6 +176,7 @@ def mutate_pbn(seed: str, ops) -> list[tuple[str, str]]:
 @FAST
 @given(st.sampled_from(PBN_SEEDS), PBN_OPS)
 @example("2026-11-09-monday-pairs.pbn", [("cell", 0.0, ";")])  # found 2026-12-04: a score row made a comment
+@example("2026-11-09-monday-pairs.pbn", [("cell", 0.0, "\x0c%")])  # found 2026-12-07: the same, after a form feed
 def test_pbn_every_result_line_is_posted_or_quarantined_at_its_number(seed, ops):
     lines = mutate_pbn(seed, ops)
     frames, q = parse_pbn(f"{CLUB}/fuzz.pbn", ("\n".join(ln for _, ln in lines) + "\n").encode("utf-8"))
