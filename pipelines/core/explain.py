@@ -36,16 +36,19 @@ def explain_player(warehouse: Path, player: str, event_id: str | None = None, da
     try:
         lines_ = _lines_of(con, player_id, event_id)
         if lines_.empty:
-            # where players are member numbers (JCBL, Sweden), a name is looked up in the registers
-            named = members_named(con, player_id)
-            if len(named) > 1 and problems is not None:
-                shown = ", ".join(f"{r.player_id} ({r.organisation})" for r in named.head(10).itertuples())
-                more = f" and {len(named) - 10} more" if len(named) > 10 else ""
-                problems.append(f"{len(named)} members are named {player_id!r}: {shown}{more}; explain one of them by "
-                                "its member number")
-            if len(named) != 1:
+            # where players are member numbers (JCBL, Sweden), a name is looked up in the registers;
+            # where the name is the id (mahjong, backgammon), one written in another letter case
+            for found, how in ((members_named(con, player_id), f"members are named {player_id!r}"),
+                               (ids_in_another_case(con, player_id), f"players are {player_id!r} in another letter case")):
+                if len(found) > 1 and problems is not None:
+                    shown = ", ".join(f"{r.player_id} ({r.organisation})" for r in found.head(10).itertuples())
+                    more = f" and {len(found) - 10} more" if len(found) > 10 else ""
+                    problems.append(f"{len(found)} {how}: {shown}{more}; explain one of them as listed")
+                if len(found):
+                    break
+            if len(found) != 1:
                 return []
-            player_id = named["player_id"].iloc[0]
+            player_id = found["player_id"].iloc[0]
             lines_ = _lines_of(con, player_id, event_id)
         if lines_.empty:
             return []
@@ -93,3 +96,10 @@ def members_named(con, name: str) -> pd.DataFrame:
         match = normalise_names(names["name"].astype(str)).str.casefold() == wanted
         found.append(names.loc[match.to_numpy(dtype=bool), ["player_id"]].assign(organisation=r.organisation))
     return pd.concat(found, ignore_index=True).drop_duplicates()[["organisation", "player_id"]]
+
+
+def ids_in_another_case(con, player_id: str) -> pd.DataFrame:
+    """The ledger's player ids equal to `player_id` but for letter case (organisation, player_id):
+    `explain ken` finds Ken; two ids of one spelling are listed, not merged."""
+    return fetch(con, "select distinct organisation, player_id from awards where lower(player_id) = lower(?) "
+                      "and player_id <> ? order by 1, 2", [player_id, player_id])[["organisation", "player_id"]]

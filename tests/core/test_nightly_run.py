@@ -290,6 +290,19 @@ def test_a_correction_that_posts_nothing_is_pointed_out(office):
     assert report["corrections_reversed_whole"] == [{"source_file": "sofu-mahjong/2026-11-03.txt", "reversed_lines": 4}]
 
 
+def test_explain_lists_players_who_differ_only_in_letter_case(office):
+    # 'Ken' and 'KEN' are two players of the league (ids are names, case kept): 'ken' is neither
+    # exactly, so both are listed rather than one chosen
+    office.post("sofu-mahjong/2026-11-03.txt", "2026-11-03\n・1位Ken 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n")
+    office.post("sofu-mahjong/2026-11-04.txt", "2026-11-04\n・1位KEN 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n")
+    assert office.run().exit_code == nightly.EXIT_OK
+    done = pointledger("explain", "ken", "--state", office.state, "--data-dir", office.data_dir())
+    assert done.returncode == 6
+    assert ("warning: 2 players are 'ken' in another letter case: KEN (sofu-mahjong), Ken (sofu-mahjong); explain one "
+            "of them as listed") in " ".join(done.stderr.split())
+    assert pointledger("explain", "KEN", "--state", office.state).stdout.startswith("KEN: 1 ledger line(s)")
+
+
 def test_a_control_character_quoted_in_a_reason_is_written_out(office):
     # a NUL byte before the first contract of the sample teams match (a damaged export): the
     # reason quotes the contract, and the NUL shows as \x00 in the view and the secretary's report

@@ -85,7 +85,7 @@ def test_explain_finds_a_member_by_the_name_in_the_register(office):
     twice = pointledger("explain", "Spelare 599 Åström", "--state", office.state, "--data-dir", office.data_dir())
     assert twice.returncode == 6
     assert ("warning: 2 members are named 'Spelare 599 Åström': 200598 (svensk-bridge), 200599 (svensk-bridge); "
-            "explain one of them by its member number") in " ".join(twice.stderr.split())
+            "explain one of them as listed") in " ".join(twice.stderr.split())
 
 
 def test_corrected_result_list_reverses_and_reposts(office):
