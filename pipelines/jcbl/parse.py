@@ -402,6 +402,17 @@ def parse_standings(source_file: str, data: bytes):
         ex = st.assign(pid=st["players"].str.split(" ")).explode("pid")
         for (unit, pid), g in ex[ex.duplicated(["unit", "pid"], keep=False)].groupby(["unit", "pid"]):
             problems.append((source_file, ", ".join(g["location"]), f"player {pid} is in more than one {unit}"))
+        # a spreadsheet stores 63.40 % as 0.634: a session where no score exceeds 1 % is such a
+        # column, not a field that all scored under 1 % (it would pay no session BP, silently)
+        for i in (1, 2):
+            scores = st[f"session_{i}_pct"].dropna()
+            if len(scores) >= 2 and 0 < max(scores) <= 1:
+                top = st.loc[scores.astype(float).idxmax()]
+                as_percent = f"{max(scores) * 100:f}".rstrip("0").rstrip(".")
+                problems.append((source_file, top["location"],
+                                 f"session_{i}: expected percentages such as 63.40, found {_show(str(max(scores)))} as the "
+                                 f"highest score of {len(scores)}: these look like fractions ({max(scores)} = {as_percent} %), "
+                                 "as a spreadsheet stores percentages; write them as percentages"))
         # ranks within each field (unit, flight) must be competition ranks: 1, 2, 3=, 3=, 5 ...
         if not line_problems:
             expected = competition_ranks(st["rank"], st["unit"], st["flight"])

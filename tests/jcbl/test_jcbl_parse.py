@@ -100,6 +100,11 @@ def test_bad_event_files(text, where, fragment):
     ("rank,entrant,players\n1,N1,J1 J2,extra\n", "line 2", "expected 3 comma-separated fields"),
     ("rank,entrant,players,match_vps\n1,T1,A B C D,12 x\n", "line 2", "match_vps: expected VPs separated by spaces"),
     ("", "file", "found an empty file"),
+    # Excel's unformatted percentages: 63.40 % is stored as 0.634; read as 0.634 % it would pay no
+    # session BP (a field cannot all score under 1 %), so the file is held, naming the top score
+    ("rank,entrant,players,session_1\n1,N1,J1 J2,0.5\n2,N2,J3 J4,0.6340\n3,N3,J5 J6,0.40\n", "line 3",
+     "session_1: expected percentages such as 63.40, found '0.6340' as the highest score of 3: these look like "
+     "fractions (0.6340 = 63.4 %)"),
 ])
 def test_bad_standings_files(text, where, fragment):
     frames, q = parse_standings("jcbl-tokyo/e.standings.csv", text.encode("utf-8"))
