@@ -221,6 +221,8 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     with timer.stage("scan", progress):
         history = lake.read("sources", SourceRecord)
         latest = inbox.latest_versions(history)
+        ever_sent = set(history["organisation"].unique())
+        del history
         files, refused = inbox.scan(inbox_dir)
         unknown_org = files[~files["organisation"].isin(known.index)]
         # organisations the configuration does not enable are left alone, not reported
@@ -421,9 +423,15 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     # ...and its report is written now, from the lake, so its quarantine is still signalled
     unreported = _report_unreported_runs(paths, lake, run_id)
     warehouse_notes: list[str] = []
+    # an organisation that never sent a file (none posted, none tonight, not even one refused) and has
+    # no pages has nothing to publish: no empty site is written for it (the site's index lists it
+    # from its first file on). Its views are in the warehouse all the same.
+    heard_from = ever_sent | set(files["organisation"]) | set(checked["quarantine"]["organisation"])
+    to_publish = {o for o in organisations.index if o in heard_from or (paths.publications / o).exists()}
     try:
         with timer.stage("publish", progress):
-            published = refresh_outputs(ctx, paths, organisations, lake, affected=affected, notes=warehouse_notes)
+            published = refresh_outputs(ctx, paths, organisations, lake, affected=affected, notes=warehouse_notes,
+                                        to_publish=to_publish)
     except Exception as error:
         raise OutputsFailed(
             f"run {run_id} posted its lines, but rebuilding the warehouse and publications failed "
@@ -479,8 +487,9 @@ def _holds_every_file(lake: Lake, organisation: str, pruned: dict[str, tuple[typ
 
 
 def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: Lake, affected: dict,
-                    notes: list[str] | None = None) -> list[str]:
-    """Rebuild the warehouse and the publications of the affected periods (plus any missing)."""
+                    notes: list[str] | None = None, to_publish: set[str] | None = None) -> list[str]:
+    """Rebuild the warehouse and the publications of the affected periods (plus any missing).
+    `to_publish`: the organisations whose publications are made (default: all)."""
     data_tables: dict[str, list[pd.DataFrame]] = {}
     system_views: list[str] = []
     models = dict(warehouse.CORE_TABLES)
@@ -530,6 +539,8 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
     con = connect(paths.warehouse, read_only=True)
     try:
         for organisation, org in organisations.iterrows():
+            if to_publish is not None and organisation not in to_publish:
+                continue
             system = get_system(org["system"])
             out_dir = paths.publications / organisation
             months = set(affected.get(organisation, []))

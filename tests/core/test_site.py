@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+from datetime import date
 from pathlib import Path
 
 import pandas as pd
@@ -461,3 +462,30 @@ def test_a_page_is_written_only_where_its_bytes_change(tmp_path):
     assert site._write_if_changed(page, "<p>Rose Quinn – 15.00</p>\n") is True
     assert page.read_text(encoding="utf-8") == "<p>Rose Quinn – 15.00</p>\n"
     assert sorted(p.name for p in page.parent.iterdir()) == ["rosa.html"]  # no temporary file left
+
+
+def test_an_organisation_that_never_sent_a_file_gets_pages_from_its_first_file_on(tmp_path):
+    """Every bundled organisation enabled, files from the mahjong club only: the site holds the
+    club's pages and no empty site for the four others, whose views answer (empty) all the same;
+    the backgammon club's first file gives it its pages and its place in the site's index."""
+    from pipelines.core import run as nightly
+    from pipelines.core.sql import fetch, open_database
+
+    inbox, state = tmp_path / "inbox", tmp_path / "var"
+    (inbox / ORG).mkdir(parents=True)
+    (inbox / ORG / "a.txt").write_text(game(3, ["A", "B", "C", "D"]), encoding="utf-8")
+    nightly.run(inbox, state, as_of=date(2026, 12, 2))
+    pubs = state / "publications"
+    assert sorted(p.name for p in pubs.iterdir() if p.is_dir()) == [ORG]
+    top = (pubs / "index.html").read_text(encoding="utf-8")
+    assert f'href="{ORG}/index.html"' in top and "ukbgclub" not in top
+    con = open_database(state / "warehouse.duckdb", read_only=True)
+    try:
+        assert fetch(con, "select count(*) as n from se_results")["n"].iloc[0] == 0
+        assert fetch(con, "select count(*) as n from mahjong_results")["n"].iloc[0] == 4
+    finally:
+        con.close()
+    shutil.copytree(DATA_DIR / "samples" / "inbox" / "ukbgclub", inbox / "ukbgclub")
+    nightly.run(inbox, state, as_of=date(2026, 12, 3))
+    assert (pubs / "ukbgclub" / "index.html").is_file()
+    assert 'href="ukbgclub/index.html"' in (pubs / "index.html").read_text(encoding="utf-8")
