@@ -173,6 +173,11 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None
     one, many = UNIT[form]
     gold = level in ("guld", "förhöjt guld")
     parts = [f"{'gold' if gold else 'silver'}{' (raised)' if level == 'förhöjt guld' else ''}, {n} {many}"]
+    if ev.get("met") is not None and ev["met"] >= n - 1:
+        # an entrant that met every other entrant has met all: all met all (the printed row, red
+        # bronze included), not the not-all-met formula (docs/sweden.md, "mött")
+        parts.append(f"met {ev['met']} of {n - 1}: all met all")
+        ev = dict(ev, met=None)
     n_eff = n
     if ev.get("groups"):
         c = _coef(rules, "group_coefficients", groups=ev["groups"], group=ev["group"])
