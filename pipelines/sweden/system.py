@@ -571,7 +571,9 @@ class _Batch:
         if ev.get("final") and club is not None:
             finals = self._finals_of(club, ev)  # (a corrected list replaces the final's earlier entry)
             finals[:] = [f for f in finals if f.event_id != key] + [FN.final_of(key, ev, len(st), itertools.chain.from_iterable(st["members"]))]
-        if ev["level"] in SILVER and not part_of_event:
+        if ev["level"] == "silver" and not part_of_event:
+            # the club's season limit counts silver events (seed p. 3: "högst fem silvertävlingar per
+            # spelår"); gold is sanctioned by the federation and not counted, as in _history
             self.silver_count.setdefault((club["slug"], season_label(ev["date"], self.start_month)), []).append(pd.Timestamp(ev["date"]))
         self.pending.append((key, ev, st, files, comps, club, version, guests))
 

@@ -21,3 +21,21 @@ def test_met_every_other_pair_is_all_met_all(office):
     for name in ("m39", "alla"):
         assert column(office, name, "sp")[:11] == silver + [0]
         assert column(office, name, "bp")[10:15] == [12, 8, 8, 8, 0]
+
+
+def test_a_gold_event_does_not_count_against_the_silver_sanction_limit(office):
+    # Gävle BK has 45 members: "högst fem silvertävlingar per spelår" (p. 3); the limit counts silver
+    # events, a gold event is sanctioned by the federation. A gold event on 2024-09-07 and five silver
+    # events on the Saturdays 09-14 ... 10-12, posted the same night: all five silver events post
+    # (5 ≤ 5), as they do on separate nights; six events in all
+    register(office)
+    post_event(office, "gavle-bk", "guld", 32, nivå="guld", brickor="57", datum="2024-09-07", sanktion="SBF-1")
+    for i, d in enumerate(["2024-09-14", "2024-09-21", "2024-09-28", "2024-10-05", "2024-10-12"]):
+        post_event(office, "gavle-bk", f"s{i}", 16, nivå="silver", brickor="42", datum=d)
+    office.run()
+    assert not any("silver events in season" in r for r in _reasons(office))
+    assert office.query("select count(*) as n from events")["n"][0] == 6
+    # a sixth silver event is still over the limit
+    post_event(office, "gavle-bk", "s5", 16, nivå="silver", brickor="42", datum="2024-10-19")
+    office.run()
+    assert any("may hold 5 silver events in season 2024/25 and this is number 6" in r for r in _reasons(office))
