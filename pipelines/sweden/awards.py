@@ -389,7 +389,7 @@ def _event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
 
 def check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
     """Why a competition cannot be scored (empty if it can); cached like the lists."""
-    key = ("requirements", n, section, ev.get("simultan")) + tuple(ev.get(k) for k in _LIST_KEYS)
+    key = ("requirements", n, section, ev.get("simultan"), ev.get("rounds")) + tuple(ev.get(k) for k in _LIST_KEYS)
     if key not in rules._cache:
         rules._cache[key] = _check_requirements(rules, ev, n, section)
     return list(rules._cache[key])
@@ -460,6 +460,21 @@ def requirement_rows(rules: SwedenRules, level: str, form: str, championship: bo
     return own if championship and len(own) else rows[rows["championship"] == ""]
 
 
+def _boards_per_match(rows: pd.DataFrame, ev: dict) -> list[str]:
+    """Tabell B1 (p. 8): "Minsta antal brickor per match: 2" (requirements.csv, min_boards_per_match,
+    where the table gives it), checked where the boards per match are known: brickor over matcher,
+    else over ronder (a barometer plays one match a round)."""
+    least = [int(v) for v in rows["min_boards_per_match"] if str(v).strip()]
+    played, what = (ev.get("matches"), "matches") if ev.get("matches") else (ev.get("rounds"), "rounds")
+    boards = ev.get("boards")
+    if not least or not played or not boards or Fraction(boards, played) >= max(least):
+        return []
+    per = Fraction(boards, played)
+    return [f"{ev['level']} {ev['form']}: at least {max(least)} boards a match are needed (Tabell B1: 'Minsta antal brickor "
+            f"per match'), found {boards} boards in {played} {what} ({_fmt(per)} a match); correct brickor (boards played in "
+            f"all) or {'matcher' if what == 'matches' else 'ronder'} if either is wrong"]
+
+
 def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
     form, level = ev["form"], ev["level"]
     one, many = UNIT[form]
@@ -478,6 +493,7 @@ def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str
             min_n = int(heat["min_pairs_per_heat"].iloc[0])
     if n < min_n:
         out.append(f"{level} {form}{where}: at least {min_n} {many} are needed, found {n}")
+    out += _boards_per_match(rows, ev)
     if level == "brons":
         novice = ev.get("orutinerade") and 10 <= boards <= 17
         if boards < 18 and not novice:

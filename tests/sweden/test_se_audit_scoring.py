@@ -39,3 +39,20 @@ def test_a_gold_event_does_not_count_against_the_silver_sanction_limit(office):
     post_event(office, "gavle-bk", "s5", 16, nivå="silver", brickor="42", datum="2024-10-19")
     office.run()
     assert any("may hold 5 silver events in season 2024/25 and this is number 6" in r for r in _reasons(office))
+
+
+def test_a_barometer_needs_two_boards_a_match(office):
+    # Tabell B1 (p. 8): "Minsta antal brickor per match: 2" (requirements.csv, min_boards_per_match).
+    # 19 teams, 18 boards in 18 matches = 1 board a match: held; the same by rounds (ronder); 36
+    # boards in 18 matches = 2 a match: scored, B1 row 19: winner 3 × 19 = 57
+    register(office)
+    post_event(office, "malmo-bk", "ett", 19, per=4, nivå="brons", form="lagbarometer", brickor="18", matcher="18")
+    post_event(office, "malmo-bk", "ronder", 19, per=4, nivå="brons", form="lagbarometer", brickor="18", ronder="18")
+    post_event(office, "malmo-bk", "tva", 19, per=4, nivå="brons", form="lagbarometer", brickor="36", matcher="18")
+    office.run()
+    q = office.query("select source_file, reason from quarantine")
+    for name, played in (("ett", "18 matches"), ("ronder", "18 rounds")):
+        held = [r for f, r in zip(q["source_file"], q["reason"]) if f.endswith(f"/{name}.standings.csv")]
+        assert any("at least 2 boards a match" in r and f"found 18 boards in {played}" in r for r in held), held
+        assert column(office, name, "bp") == []
+    assert column(office, "tva", "bp")[0] == 57
