@@ -56,3 +56,43 @@ def test_a_barometer_needs_two_boards_a_match(office):
         assert any("at least 2 boards a match" in r and f"found 18 boards in {played}" in r for r in held), held
         assert column(office, name, "bp") == []
     assert column(office, "tva", "bp")[0] == 57
+
+
+def _register_with(office, extra: dict[str, str]):
+    from se_helpers import CLUBS, MEMBERS, ORG
+
+    text = "medlemsnummer;namn;klubb\n" + "".join(f"{m};Spelare {m};{c}\n" for m, c in extra.items())
+    text += "".join(f"{m};Spelare {m};{CLUBS[i % 8]}\n" for i, m in enumerate(MEMBERS))
+    office.post(f"{ORG}/medlemsregister.csv", text)
+
+
+def _pairs_list(members: list[str]) -> str:
+    return "plac;par;medlemmar\n" + "".join(f"{i + 1};{i + 1};{members[2 * i]} {members[2 * i + 1]}\n"
+                                            for i in range(len(members) // 2))
+
+
+def test_a_championship_needs_five_clubs_only_the_percentages_are_waived(office):
+    # p. 4: "För att kunna få silverstatus måste en par/individuell-tävling ha deltagare från minst fem
+    # klubbar. Ingen klubb får representeras av mer än 50 % ... Dessa procenttal gäller ej vid
+    # mästerskapstävlingar. Klubb med 100-199 medlemmar räknas som två klubbar och 200 och fler som tre"
+    from se_helpers import ORG
+
+    two = {str(300000 + i): ("10002", "10003")[i % 2] for i in range(24)}       # 85 and 60 members: 2 clubs
+    three = {str(310000 + i): ("10002", "10003", "10005")[i % 3] for i in range(32)}  # 3 small clubs: 3
+    # BK Lavec (240 members, counts as three) with 20 of 32 players, and two small clubs: 3 + 1 + 1 = 5
+    lavec = {str(320000 + i): "10001" if i < 20 else ("10002", "10003")[i % 2] for i in range(32)}
+    _register_with(office, {**two, **three, **lavec})
+    office.post(f"{ORG}/sundsvalls-bk/dm.event.txt", "datum: 2024-10-05\nnivå: silver\nform: par\nbrickor: 42\ndm: par\n")
+    office.post(f"{ORG}/sundsvalls-bk/dm.standings.csv", _pairs_list(list(two)))
+    office.post(f"{ORG}/bk-skara/msk.event.txt", "datum: 2024-10-05\nnivå: silver\nform: par\nbrickor: 42\nmästerskap: ja\n")
+    office.post(f"{ORG}/bk-skara/msk.standings.csv", _pairs_list(list(three)))
+    office.post(f"{ORG}/bk-lavec/msk.event.txt", "datum: 2024-10-05\nnivå: silver\nform: par\nbrickor: 42\nmästerskap: ja\n")
+    office.post(f"{ORG}/bk-lavec/msk.standings.csv", _pairs_list(list(lavec)))
+    office.run()
+    q = office.query("select source_file, reason from quarantine")
+    held = {f.split("/")[-2] for f, r in zip(q["source_file"], q["reason"]) if "players from at least 5 clubs" in r}
+    assert any("found 2" in r for r in q["reason"]) and any("found 3" in r for r in q["reason"])
+    assert held == {"sundsvalls-bk", "bk-skara"}
+    assert office.query("select count(*) as n from awards where event_id like '%sundsvalls-bk/dm%'")["n"][0] == 0
+    # 5 clubs by size, 62.5 % from one club (no percentage limit in a championship): Tabell D row 16
+    assert column(office, "bk-lavec/msk", "sp")[:5] == [16, 11, 8, 6, 0]
