@@ -128,8 +128,9 @@ def _bronze_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     return out
 
 
-def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str], bool]:
-    """The winner's points (sp scale) before gold conversion, how, and whether the printed row applies."""
+def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str], bool, int]:
+    """The winner's points (sp scale) before gold conversion, how, whether the printed row applies,
+    and the winner before the board coefficient (and the cap): the silver places are counted from it."""
     table = SILVER_TABLE[ev["form"]]
     p = S._p(rules, table)
     f = frac(p["winner_per_entrant"])
@@ -154,6 +155,7 @@ def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str],
         parts.append(f"met {m} of {n - 1}: (1 + {m} + {not_met}/2){factor} = {_fmt(exact)} → {w}" if exact != w or factor
                      else f"met {m} of {n - 1}: 1 + {m} + {not_met}/2 = {w}")
         plain = False
+    before = w
     c = board_coefficient(rules, ev["boards"] or 0)
     if c != 1:
         w2 = ceil(c * w)
@@ -163,7 +165,7 @@ def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str],
     if cap and w > int(frac(cap)):
         parts.append(f"capped at {int(frac(cap))}")
         w, plain = int(frac(cap)), False
-    return w, parts, plain
+    return w, parts, plain, before
 
 
 def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None = None) -> EventList:
@@ -183,7 +185,7 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None
         c = _coef(rules, "group_coefficients", groups=ev["groups"], group=ev["group"])
         n_eff = ceil(c * n)
         parts.append(f"{ev['groups']} groups, group {ev['group']}: {n} × {_fmt(c)} = {n_eff}")
-    w, how, plain = silver_winner(rules, ev, n_eff)
+    w, how, plain, before = silver_winner(rules, ev, n_eff)
     parts += how
     plain = plain and not ev.get("groups")
     p = S._p(rules, table)
@@ -196,12 +198,17 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None
         silver, bronze = list(printed.silver), list(printed.bronze)
         parts.append(f"→ Tabell {table} row {n}" + ("" if printed.how == "printed" else f" ({printed.how})"))
     else:
-        s = min(int(frac(p["silver_max"])), ceil(Fraction(w) / f / frac(p["silver_divisor"])))
+        # the silver places: a quarter of the field (all met all), or of the winner's points when not
+        # all met ("12 (och inte 15)"), at most 16; the board coefficient raises the points (the row),
+        # not the places ("Bästa fjärdedelen erhåller silverpoäng dock högst 16 par")
+        s = min(int(frac(p["silver_max"])), ceil(Fraction(before) / f / frac(p["silver_divisor"])))
         silver = list(S.silver_entry(rules, "D", w).silver) if not plain else list(printed.silver)
         while len(silver) < s:
             silver.append(max(1, ceil(S.TWO_THIRDS * silver[-1])))
         silver = silver[:s]
-        parts.append(f"→ row {w}, {s} silver places" if not plain else f"→ Tabell {table} row {n}")
+        parts.append((f"→ row {w}, {s} silver places" + (f" (a quarter of {_fmt(Fraction(before) / f)}, at most "
+                                                          f"{int(frac(p['silver_max']))})" if before != w else ""))
+                     if not plain else f"→ Tabell {table} row {n}")
         if ev.get("final") == "A":
             bronze = []
             parts.append("no bronze in the A-final")

@@ -96,3 +96,29 @@ def test_a_championship_needs_five_clubs_only_the_percentages_are_waived(office)
     assert office.query("select count(*) as n from awards where event_id like '%sundsvalls-bk/dm%'")["n"][0] == 0
     # 5 clubs by size, 62.5 % from one club (no percentage limit in a championship): Tabell D row 16
     assert column(office, "bk-lavec/msk", "sp")[:5] == [16, 11, 8, 6, 0]
+
+
+def test_the_board_coefficient_raises_the_points_not_the_silver_places(office):
+    # p. 12: "Om antalet brickor är minst 100 utdelas poäng efter 1,2 x poängantalet ... Bästa
+    # fjärdedelen erhåller silverpoäng dock högst 16 par. Därefter erhåller paren ner till 1/3
+    # bronspoäng enligt skalan för antalet startande par i tävlingen."
+    register(office)
+    post_event(office, "bk-lavec", "b260", 20, nivå="silver", brickor="260")
+    post_event(office, "bk-lavec", "b100", 24, nivå="silver", brickor="100")
+    post_event(office, "bk-lavec", "m30", 60, nivå="silver", brickor="100", mött="30")
+    office.run()
+    # 20 pairs, 260 boards: × 1.8 (250-299), 1.8 × 20 = 36 → Tabell D row 36; silver to the best
+    # quarter, ⌈20/4⌉ = 5: 36 24 18 15 11 sp; bronze to ⌈20/3⌉ = 7 by 2 × A1 row 20 (40 27 18 12 8 6 4):
+    # places 6-7 get 2 × 6 = 12 and 2 × 4 = 8 bp
+    assert column(office, "b260", "sp")[:6] == [36, 24, 18, 15, 11, 0]
+    assert column(office, "b260", "bp")[4:8] == [0, 12, 8, 0]
+    # 24 pairs, 100 boards: ⌈1.2 × 24⌉ = 29 → row 29 (29 20 14 10 7 5 4 3); ⌈24/4⌉ = 6 silver places;
+    # bronze to ⌈24/3⌉ = 8 by 2 × A1 row 24 (48 32 22 15 10 7 5 4): places 7-8 get 10 and 8 bp
+    assert column(office, "b100", "sp")[:7] == [29, 20, 14, 10, 7, 5, 0]
+    assert column(office, "b100", "bp")[5:9] == [0, 10, 8, 0]
+    # 60 pairs, each met 30, 100 boards: W = 1 + 30 + 29/2 = 45.5 → 46; × 1.2 = 55.2 → 56: the values
+    # of row 56, on ⌈46/4⌉ = 12 silver places (the seed's "12 (och inte 15)", not ⌈56/4⌉ = 14);
+    # bronze to ⌈60/3⌉ = 20 by 2 × A2 row 60 (places 13-20: 8 7 6 5 4 4 4 4)
+    assert column(office, "m30", "sp")[:13] == [56, 38, 28, 24, 19, 16, 13, 11, 9, 7, 6, 5, 0]
+    assert column(office, "m30", "bp")[11:21] == [0, 16, 14, 12, 10, 8, 8, 8, 8, 0]
+
