@@ -213,11 +213,13 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None
             bronze = []
             parts.append("no bronze in the A-final")
         else:
-            k = S.places(rules, table, n)
-            base = S.bronze_row(rules, BRONZE_SCALE[form], n)
+            # the starting field's bronze scale to a third of it; in groups by strength the corrected
+            # count is the field ("Vid gruppindelning gäller samma bestämmelser som för bronspoäng")
+            k = S.places(rules, table, n_eff)
+            base = S.bronze_row(rules, BRONZE_SCALE[form], n_eff)
             bronze = [factor * v for v in base[s:k]]
             if bronze:
-                parts.append(f"bronze {factor} × {_table_name(BRONZE_SCALE[form], n)} row {n} to place {k}")
+                parts.append(f"bronze {factor} × {_table_name(BRONZE_SCALE[form], n_eff)} row {n_eff} to place {k}")
     if gold:
         gp = rules.tables["gold_places"]
         rows = gp[(gp["scale"] == level) & (gp["entrants_from"] <= n)].sort_values("entrants_from")

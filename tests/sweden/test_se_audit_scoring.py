@@ -122,3 +122,21 @@ def test_the_board_coefficient_raises_the_points_not_the_silver_places(office):
     assert column(office, "m30", "sp")[:13] == [56, 38, 28, 24, 19, 16, 13, 11, 9, 7, 6, 5, 0]
     assert column(office, "m30", "bp")[11:21] == [0, 16, 14, 12, 10, 8, 8, 8, 8, 0]
 
+
+def test_silver_groups_by_strength_count_the_corrected_field_for_bronze_too(office):
+    # p. 12: "Vid gruppindelning gäller samma bestämmelser som för bronspoäng"; p. 6 (A1): "Vid
+    # gruppindelning för par efter spelstyrka korrigeras parantalet med ovanstående koefficient. Det
+    # kan bli fler eller färre än en tredjedel av paren som erhåller poäng ... Det är parantalet som
+    # multipliceras, inte poängen i tabellen." 20 pairs, all met all (19 rounds):
+    register(office)
+    post_event(office, "bk-lavec", "ga", 20, nivå="silver", brickor="44", ronder="19", grupper="2 A")
+    post_event(office, "bk-lavec", "gb", 20, nivå="silver", brickor="44", ronder="19", grupper="2 B")
+    office.run()
+    # group A: ⌈20 × 1.1⌉ = 22: Tabell D row 22, ⌈22/4⌉ = 6 silver places (22 15 10 7 5 4), bronze to
+    # ⌈22/3⌉ = 8 by 2 × A1 row 22 (44 30 20 14 10 7 5 4): places 7-8 get 10 and 8 bp
+    assert column(office, "ga", "sp")[:7] == [22, 15, 10, 7, 5, 4, 0]
+    assert column(office, "ga", "bp")[5:9] == [0, 10, 8, 0]
+    # group B: ⌈20 × 0.9⌉ = 18: row 18, ⌈18/4⌉ = 5 silver places (18 12 8 6 4), bronze to ⌈18/3⌉ = 6
+    # by 2 × A1 row 18 (36 24 16 11 8 6): place 6 gets 12 bp, place 7 nothing
+    assert column(office, "gb", "sp")[:6] == [18, 12, 8, 6, 4, 0]
+    assert column(office, "gb", "bp")[4:8] == [0, 12, 0, 0]
