@@ -168,6 +168,13 @@ def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str],
     return w, parts, plain, before
 
 
+def gold_row(rules: SwedenRules, level: str, form: str, n: int) -> pd.Series | None:
+    """gold_places.csv's row of a gold level and form for n entrants (the last entrants_from <= n)."""
+    gp = rules.tables["gold_places"]
+    rows = gp[(gp["scale"] == level) & (gp["form"] == form) & (gp["entrants_from"] <= n)].sort_values("entrants_from")
+    return rows.iloc[-1] if len(rows) else None
+
+
 def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None = None) -> EventList:
     """The silver (or gold) list; bronze_factor: an SM final's own multiple of the bronze scale."""
     form, level = ev["form"], ev["level"]
@@ -221,10 +228,9 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None
             if bronze:
                 parts.append(f"bronze {factor} × {_table_name(BRONZE_SCALE[form], n_eff)} row {n_eff} to place {k}")
     if gold:
-        gp = rules.tables["gold_places"]
-        rows = gp[(gp["scale"] == level) & (gp["entrants_from"] <= n)].sort_values("entrants_from")
-        g = int(rows.iloc[-1]["gold_places"])
-        fixed = rows.iloc[-1]["fixed_points"]
+        row = gold_row(rules, level, form, n)
+        g = int(row["gold_places"])
+        fixed = row["fixed_points"]
         div = int(rules.param("gold_from_silver_divisor"))
         if fixed:
             golds = [int(x) for x in fixed.split()][:g]
@@ -451,9 +457,8 @@ def _check_final(rules: SwedenRules, ev: dict, n: int) -> list[str]:
     if lower_final(ev) and ev.get("distribution") and len(ev["distribution"]) > n:
         out.append(f"final {ev['final']}: fördelning lists {len(ev['distribution'])} places, but the final has {n} {many}")
     if lower_final(ev) and ev["level"] in ("guld", "förhöjt guld"):
-        gp = rules.tables["gold_places"]
-        rows = gp[(gp["scale"] == ev["level"]) & (gp["entrants_from"] <= field_n)].sort_values("entrants_from")
-        g = int(rows.iloc[-1]["gold_places"]) if len(rows) else 0
+        row = gold_row(rules, ev["level"], ev["form"], field_n)
+        g = int(row["gold_places"]) if row is not None else 0
         if first <= g:
             out.append(f"final {ev['final']}: gold is given only in the A-final (seed p. 4), but this final's winner is place "
                        f"{first} of {g} gold places; första_plac must come after the A-final's pairs")
@@ -492,7 +497,7 @@ def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str
     rows = requirement_rows(rules, lvl, form, bool(ev.get("dm")))
     out = []
     if rows.empty:
-        return [f"nivå {level} is not available for form {form} in these rules (team barometers have no gold table)"]
+        return [f"nivå {level} is not available for form {form} in these rules (requirements.csv has no row for it)"]
     boards = ev.get("boards") or 0
     min_n = int(rows["min_entrants"].min())
     if ev.get("simultan") and not ev.get("gemensam_lista"):
@@ -517,10 +522,9 @@ def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str
             least = int(rows["min_boards"].min())
             out.append(f"{level} {form}: at least {least} boards are needed, found {boards}")
         if lvl == "guld":
-            gp = rules.tables["gold_places"]
-            g = gp[(gp["scale"] == level) & (gp["entrants_from"] <= n)].sort_values("entrants_from")
-            if len(g) and boards < int(g.iloc[-1]["min_boards"]):
-                out.append(f"gold with {n} {many}: at least {int(g.iloc[-1]['min_boards'])} boards, found {boards}")
+            g = gold_row(rules, level, form, n)
+            if g is not None and boards < int(g["min_boards"]):
+                out.append(f"gold with {n} {many}: at least {int(g['min_boards'])} boards, found {boards}")
         if ev.get("met") is not None and not 0 <= ev["met"] <= n - 1:
             out.append(f"mött: each {one} can meet 0 to {n - 1} others, found {ev['met']}")
         if ev.get("final") and ev.get("carry_over") and ev["qual_rounds"] + ev["final_rounds"] + 1 > n:

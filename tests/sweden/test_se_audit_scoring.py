@@ -140,3 +140,27 @@ def test_silver_groups_by_strength_count_the_corrected_field_for_bronze_too(offi
     # by 2 × A1 row 18 (36 24 16 11 8 6): place 6 gets 12 bp, place 7 nothing
     assert column(office, "gb", "sp")[:6] == [18, 12, 8, 6, 4, 0]
     assert column(office, "gb", "bp")[4:8] == [0, 12, 0, 0]
+
+
+def test_a_gold_team_barometer_is_scored_by_tabell_e1_in_gold(office):
+    # p. 4: "Vid lagtävlingar ska minst 16 lag deltaga"; p. 16: "Poäng vid guldtävlingar räknas som för
+    # silverpoäng men i guldvaluta. Skulle vinnarna fått 52 silverpoäng blir det 6 guldpoäng och poäng
+    # delas ut till tre par/lag ... Därefter utdelas silverpoäng till högst 16:e plats och därefter
+    # eventuellt bronspoäng till resten, dock högst för första tredjedelen ... multiplicerar
+    # bronspoäng med tre för guldtävlingar."
+    register(office)
+    gold = dict(nivå="guld", form="lagbarometer", brickor="60", matcher="15", sanktion="SBF-2024-7")
+    post_event(office, "malmo-bk", "guldlag", 16, per=4, **gold)
+    post_event(office, "malmo-bk", "femton", 15, per=4, **dict(gold, matcher="14"))
+    office.run()
+    # 16 teams, 15 matches (all met all): Tabell E1 row 16, 24 16 11 8 sp (⌈16/4⌉ = 4 places); gold to
+    # three teams, ⌈24/10⌉ = 3, ⌈16/10⌉ = 2, ⌈11/10⌉ = 2 gp; 4th 8 sp; then to ⌈16/3⌉ = 6 bronze
+    # 3 × Tabell B1 row 16 (48 32 22 15 10 7): places 5-6 get 30 and 21 bp; each player of the team
+    assert column(office, "guldlag", "gp")[:4] == [3, 2, 2, 0]
+    assert column(office, "guldlag", "sp")[:5] == [0, 0, 0, 8, 0]
+    assert column(office, "guldlag", "bp")[:7] == [0, 0, 0, 0, 30, 21, 0]
+    fourth = office.query("select count(*) as n from awards where event_id like '%guldlag' and points = 3 and denomination = 'gp'")
+    assert fourth["n"][0] == 4  # the four players of the winning team
+    reasons = _reasons(office)
+    assert any("at least 16 teams are needed, found 15" in r for r in reasons)
+    assert not any("no gold table" in r for r in reasons)
