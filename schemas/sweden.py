@@ -197,13 +197,15 @@ class SmFinals(pa.DataFrameModel):
 class GoldPlaces(pa.DataFrameModel):
     rule_version: Series[str] = pa.Field()
     scale: Series[str] = pa.Field(isin=["guld", "förhöjt guld"])
+    # pairs and individuals: 2 places at 28-31, 3 from 32 (p. 4); teams: 3 places from 16 teams (p. 4, 16)
+    form: Series[str] = pa.Field(isin=FORMS)
     entrants_from: Series[int] = pa.Field(ge=1)
     min_boards: Series[int] = pa.Field(ge=1)
     gold_places: Series[int] = pa.Field(ge=1, le=16)
     fixed_points: Series[str] = pa.Field(str_matches=r"^(\d+( \d+)*)?$")
 
     class Config(_Strict):
-        unique = ["rule_version", "scale", "entrants_from"]
+        unique = ["rule_version", "scale", "form", "entrants_from"]
 
 
 class SmallEvents(pa.DataFrameModel):

@@ -128,8 +128,9 @@ def _bronze_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
     return out
 
 
-def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str], bool]:
-    """The winner's points (sp scale) before gold conversion, how, and whether the printed row applies."""
+def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str], bool, int]:
+    """The winner's points (sp scale) before gold conversion, how, whether the printed row applies,
+    and the winner before the board coefficient (and the cap): the silver places are counted from it."""
     table = SILVER_TABLE[ev["form"]]
     p = S._p(rules, table)
     f = frac(p["winner_per_entrant"])
@@ -154,6 +155,7 @@ def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str],
         parts.append(f"met {m} of {n - 1}: (1 + {m} + {not_met}/2){factor} = {_fmt(exact)} → {w}" if exact != w or factor
                      else f"met {m} of {n - 1}: 1 + {m} + {not_met}/2 = {w}")
         plain = False
+    before = w
     c = board_coefficient(rules, ev["boards"] or 0)
     if c != 1:
         w2 = ceil(c * w)
@@ -163,7 +165,14 @@ def silver_winner(rules: SwedenRules, ev: dict, n: int) -> tuple[int, list[str],
     if cap and w > int(frac(cap)):
         parts.append(f"capped at {int(frac(cap))}")
         w, plain = int(frac(cap)), False
-    return w, parts, plain
+    return w, parts, plain, before
+
+
+def gold_row(rules: SwedenRules, level: str, form: str, n: int) -> pd.Series | None:
+    """gold_places.csv's row of a gold level and form for n entrants (the last entrants_from <= n)."""
+    gp = rules.tables["gold_places"]
+    rows = gp[(gp["scale"] == level) & (gp["form"] == form) & (gp["entrants_from"] <= n)].sort_values("entrants_from")
+    return rows.iloc[-1] if len(rows) else None
 
 
 def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None = None) -> EventList:
@@ -173,12 +182,17 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None
     one, many = UNIT[form]
     gold = level in ("guld", "förhöjt guld")
     parts = [f"{'gold' if gold else 'silver'}{' (raised)' if level == 'förhöjt guld' else ''}, {n} {many}"]
+    if ev.get("met") is not None and ev["met"] >= n - 1:
+        # an entrant that met every other entrant has met all: all met all (the printed row, red
+        # bronze included), not the not-all-met formula (docs/sweden.md, "mött")
+        parts.append(f"met {ev['met']} of {n - 1}: all met all")
+        ev = dict(ev, met=None)
     n_eff = n
     if ev.get("groups"):
         c = _coef(rules, "group_coefficients", groups=ev["groups"], group=ev["group"])
         n_eff = ceil(c * n)
         parts.append(f"{ev['groups']} groups, group {ev['group']}: {n} × {_fmt(c)} = {n_eff}")
-    w, how, plain = silver_winner(rules, ev, n_eff)
+    w, how, plain, before = silver_winner(rules, ev, n_eff)
     parts += how
     plain = plain and not ev.get("groups")
     p = S._p(rules, table)
@@ -191,26 +205,32 @@ def _silver_list(rules: SwedenRules, ev: dict, n: int, bronze_factor: int | None
         silver, bronze = list(printed.silver), list(printed.bronze)
         parts.append(f"→ Tabell {table} row {n}" + ("" if printed.how == "printed" else f" ({printed.how})"))
     else:
-        s = min(int(frac(p["silver_max"])), ceil(Fraction(w) / f / frac(p["silver_divisor"])))
+        # the silver places: a quarter of the field (all met all), or of the winner's points when not
+        # all met ("12 (och inte 15)"), at most 16; the board coefficient raises the points (the row),
+        # not the places ("Bästa fjärdedelen erhåller silverpoäng dock högst 16 par")
+        s = min(int(frac(p["silver_max"])), ceil(Fraction(before) / f / frac(p["silver_divisor"])))
         silver = list(S.silver_entry(rules, "D", w).silver) if not plain else list(printed.silver)
         while len(silver) < s:
             silver.append(max(1, ceil(S.TWO_THIRDS * silver[-1])))
         silver = silver[:s]
-        parts.append(f"→ row {w}, {s} silver places" if not plain else f"→ Tabell {table} row {n}")
+        parts.append((f"→ row {w}, {s} silver places" + (f" (a quarter of {_fmt(Fraction(before) / f)}, at most "
+                                                          f"{int(frac(p['silver_max']))})" if before != w else ""))
+                     if not plain else f"→ Tabell {table} row {n}")
         if ev.get("final") == "A":
             bronze = []
             parts.append("no bronze in the A-final")
         else:
-            k = S.places(rules, table, n)
-            base = S.bronze_row(rules, BRONZE_SCALE[form], n)
+            # the starting field's bronze scale to a third of it; in groups by strength the corrected
+            # count is the field ("Vid gruppindelning gäller samma bestämmelser som för bronspoäng")
+            k = S.places(rules, table, n_eff)
+            base = S.bronze_row(rules, BRONZE_SCALE[form], n_eff)
             bronze = [factor * v for v in base[s:k]]
             if bronze:
-                parts.append(f"bronze {factor} × {_table_name(BRONZE_SCALE[form], n)} row {n} to place {k}")
+                parts.append(f"bronze {factor} × {_table_name(BRONZE_SCALE[form], n_eff)} row {n_eff} to place {k}")
     if gold:
-        gp = rules.tables["gold_places"]
-        rows = gp[(gp["scale"] == level) & (gp["entrants_from"] <= n)].sort_values("entrants_from")
-        g = int(rows.iloc[-1]["gold_places"])
-        fixed = rows.iloc[-1]["fixed_points"]
+        row = gold_row(rules, level, form, n)
+        g = int(row["gold_places"])
+        fixed = row["fixed_points"]
         div = int(rules.param("gold_from_silver_divisor"))
         if fixed:
             golds = [int(x) for x in fixed.split()][:g]
@@ -384,7 +404,7 @@ def _event_list(rules: SwedenRules, ev: dict, n: int) -> EventList:
 
 def check_requirements(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
     """Why a competition cannot be scored (empty if it can); cached like the lists."""
-    key = ("requirements", n, section, ev.get("simultan")) + tuple(ev.get(k) for k in _LIST_KEYS)
+    key = ("requirements", n, section, ev.get("simultan"), ev.get("rounds")) + tuple(ev.get(k) for k in _LIST_KEYS)
     if key not in rules._cache:
         rules._cache[key] = _check_requirements(rules, ev, n, section)
     return list(rules._cache[key])
@@ -437,9 +457,8 @@ def _check_final(rules: SwedenRules, ev: dict, n: int) -> list[str]:
     if lower_final(ev) and ev.get("distribution") and len(ev["distribution"]) > n:
         out.append(f"final {ev['final']}: fördelning lists {len(ev['distribution'])} places, but the final has {n} {many}")
     if lower_final(ev) and ev["level"] in ("guld", "förhöjt guld"):
-        gp = rules.tables["gold_places"]
-        rows = gp[(gp["scale"] == ev["level"]) & (gp["entrants_from"] <= field_n)].sort_values("entrants_from")
-        g = int(rows.iloc[-1]["gold_places"]) if len(rows) else 0
+        row = gold_row(rules, ev["level"], ev["form"], field_n)
+        g = int(row["gold_places"]) if row is not None else 0
         if first <= g:
             out.append(f"final {ev['final']}: gold is given only in the A-final (seed p. 4), but this final's winner is place "
                        f"{first} of {g} gold places; första_plac must come after the A-final's pairs")
@@ -455,6 +474,21 @@ def requirement_rows(rules: SwedenRules, level: str, form: str, championship: bo
     return own if championship and len(own) else rows[rows["championship"] == ""]
 
 
+def _boards_per_match(rows: pd.DataFrame, ev: dict) -> list[str]:
+    """Tabell B1 (p. 8): "Minsta antal brickor per match: 2" (requirements.csv, min_boards_per_match,
+    where the table gives it), checked where the boards per match are known: brickor over matcher,
+    else over ronder (a barometer plays one match a round)."""
+    least = [int(v) for v in rows["min_boards_per_match"] if str(v).strip()]
+    played, what = (ev.get("matches"), "matches") if ev.get("matches") else (ev.get("rounds"), "rounds")
+    boards = ev.get("boards")
+    if not least or not played or not boards or Fraction(boards, played) >= max(least):
+        return []
+    per = Fraction(boards, played)
+    return [f"{ev['level']} {ev['form']}: at least {max(least)} boards a match are needed (Tabell B1: 'Minsta antal brickor "
+            f"per match'), found {boards} boards in {played} {what} ({_fmt(per)} a match); correct brickor (boards played in "
+            f"all) or {'matcher' if what == 'matches' else 'ronder'} if either is wrong"]
+
+
 def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str]:
     form, level = ev["form"], ev["level"]
     one, many = UNIT[form]
@@ -463,7 +497,7 @@ def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str
     rows = requirement_rows(rules, lvl, form, bool(ev.get("dm")))
     out = []
     if rows.empty:
-        return [f"nivå {level} is not available for form {form} in these rules (team barometers have no gold table)"]
+        return [f"nivå {level} is not available for form {form} in these rules (requirements.csv has no row for it)"]
     boards = ev.get("boards") or 0
     min_n = int(rows["min_entrants"].min())
     if ev.get("simultan") and not ev.get("gemensam_lista"):
@@ -473,6 +507,7 @@ def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str
             min_n = int(heat["min_pairs_per_heat"].iloc[0])
     if n < min_n:
         out.append(f"{level} {form}{where}: at least {min_n} {many} are needed, found {n}")
+    out += _boards_per_match(rows, ev)
     if level == "brons":
         novice = ev.get("orutinerade") and 10 <= boards <= 17
         if boards < 18 and not novice:
@@ -487,10 +522,9 @@ def _check_level(rules: SwedenRules, ev: dict, n: int, section: str) -> list[str
             least = int(rows["min_boards"].min())
             out.append(f"{level} {form}: at least {least} boards are needed, found {boards}")
         if lvl == "guld":
-            gp = rules.tables["gold_places"]
-            g = gp[(gp["scale"] == level) & (gp["entrants_from"] <= n)].sort_values("entrants_from")
-            if len(g) and boards < int(g.iloc[-1]["min_boards"]):
-                out.append(f"gold with {n} {many}: at least {int(g.iloc[-1]['min_boards'])} boards, found {boards}")
+            g = gold_row(rules, level, form, n)
+            if g is not None and boards < int(g["min_boards"]):
+                out.append(f"gold with {n} {many}: at least {int(g['min_boards'])} boards, found {boards}")
         if ev.get("met") is not None and not 0 <= ev["met"] <= n - 1:
             out.append(f"mött: each {one} can meet 0 to {n - 1} others, found {ev['met']}")
         if ev.get("final") and ev.get("carry_over") and ev["qual_rounds"] + ev["final_rounds"] + 1 > n:

@@ -51,7 +51,7 @@ EVENT_KEYS = {
     "kvällar": "two consecutive short evenings counted as one: 'YYYY-MM-DD boards, YYYY-MM-DD boards'",
     "matcher": "matches each team played (a barometer)",
     "divisioner": "ja / 2: a barometer in two divisions (the sektion column is 1 or 2)",
-    "mästerskap": "ja: a championship (the openness percentages do not apply)",
+    "mästerskap": "ja: a championship (the openness percentages do not apply; players from at least five clubs still do)",
     "dm": "a district championship (DM) final or SM qualification: lag (teams), par (pairs) or övrig (any other DM "
           "final); places 1-3 get the DM bonus of dm_bonus.csv (implies mästerskap: ja; silver, 12 pairs / 42 boards)",
     "sm_final": "an SM final with its own table (seed p. 16): h1-1, h1-2a, h1-2b (rounds 1, 2A, 2B of the open SM "

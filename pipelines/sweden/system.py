@@ -571,7 +571,9 @@ class _Batch:
         if ev.get("final") and club is not None:
             finals = self._finals_of(club, ev)  # (a corrected list replaces the final's earlier entry)
             finals[:] = [f for f in finals if f.event_id != key] + [FN.final_of(key, ev, len(st), itertools.chain.from_iterable(st["members"]))]
-        if ev["level"] in SILVER and not part_of_event:
+        if ev["level"] == "silver" and not part_of_event:
+            # the club's season limit counts silver events (seed p. 3: "högst fem silvertävlingar per
+            # spelår"); gold is sanctioned by the federation and not counted, as in _history
             self.silver_count.setdefault((club["slug"], season_label(ev["date"], self.start_month)), []).append(pd.Timestamp(ev["date"]))
         self.pending.append((key, ev, st, files, comps, club, version, guests))
 
@@ -579,10 +581,11 @@ class _Batch:
         out = []
         if ev["level"] in ("guld", "förhöjt guld") and not ev["sanction"]:
             out.append(("whole file", "a gold event needs the sanction reference of Förbundet Svensk Bridge: add 'sanktion: <reference>'"))
-        # openness (pairs and individuals, not championships)
+        # openness (pairs and individuals): at least five clubs, championships included; the
+        # percentages not in championships (seed p. 4: "Dessa procenttal gäller ej vid mästerskapstävlingar")
         op = self.rules.tables["openness"]
         op = op[op["form"] == ev["form"]]
-        if len(op) and not ev["mästerskap"]:
+        if len(op):
             flat = st["members"].explode()
             home = flat.map(self.members["club"]).dropna()
             counts = home.value_counts()
@@ -599,8 +602,9 @@ class _Batch:
             need = int(op["min_clubs"].iloc[0])
             if len(shares) < need:
                 out.append(("whole file", f"silver status needs players from at least {need} clubs (a club of 100-199 members "
-                                          f"counts as two, 200 or more as three); found {len(shares)}"))
-            for r in op.itertuples():
+                                          f"counts as two, 200 or more as three; championships too, only the percentages "
+                                          f"are waived there); found {len(shares)}"))
+            for r in op.itertuples() if not ev["mästerskap"] else ():
                 top = sum(shares[: r.top_clubs])
                 if top > Decimal(str(frac(r.max_share).numerator)) / Decimal(frac(r.max_share).denominator):
                     out.append(("whole file", f"silver status: {r.top_clubs} club(s) may have at most {frac(r.max_share) * 100}% of the "

@@ -23,9 +23,11 @@ def _register(office, members: dict[str, str]) -> None:
 
 
 def _pairs(n: int, outsider: str | None = None) -> dict[str, str]:
-    """Members 300001.. in pairs (300001 300002 is pair 1 ...), all of BK Lavec (Stockholm), except
-    `outsider`, a member of Sundsvalls BK (Medelpad)."""
-    members = {str(300001 + i): STOCKHOLM for i in range(2 * n)}
+    """Members 300001.. in pairs (300001 300002 is pair 1 ...): pairs 1-4 of BK Lavec (Stockholm), except
+    `outsider`, a member of Sundsvalls BK (Medelpad); pairs 5.. in turn of BK Skara and Gävle BK, so
+    that the field has players from five clubs (BK Lavec, 240 members, counts as three), which a DM
+    final needs as any silver pairs event (p. 4; only the percentages are waived in championships)."""
+    members = {str(300001 + i): STOCKHOLM if i < 8 else ("10003", "10005")[(i // 2) % 2] for i in range(2 * n)}
     if outsider:
         members[outsider] = MEDELPAD
     return members
