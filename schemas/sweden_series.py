@@ -133,8 +133,29 @@ class SeriesRanking(pa.DataFrameModel):
         unique = ["rule_version", "table"]
 
 
+class SeriesInterrupted(pa.DataFrameModel):
+    """series_interrupted.csv: the tables whose interrupted matches (boards_played < boards, not given
+    up) earn points: at least ``min_share_played`` of the boards played gives the match's points ×
+    ``factor``. The seed states it for table E3 only ("I avbrutna matcher får sp delas ut efter halv
+    skala om minst halva matchen är spelad"); in a table not listed an interrupted match gives no
+    points (section 5: "Inga mp delas ut om en silver- eller guldtävling avsiktligt avbryts innan alla
+    brickor spelats"). A given-up match is not interrupted: its winner gets its mp (section 5)."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    table: Series[str] = pa.Field(isin=TABLES)
+    min_share_played: Series[str] = pa.Field(str_matches=NUMBER)
+    factor: Series[str] = pa.Field(str_matches=NUMBER)
+    source: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "table"]
+
+
 RULE_TABLES = {"series_place_bonus": SeriesPlaceBonus, "series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints,
-               "series_bonus": SeriesBonus, "series_parameters": SeriesParameters, "series_ranking": SeriesRanking}
+               "series_bonus": SeriesBonus, "series_parameters": SeriesParameters, "series_ranking": SeriesRanking,
+               "series_interrupted": SeriesInterrupted}
 
 
 from schemas.common import DATE as _DATE, INT as _INT, POINTS as _POINTS, TEXT as _TEXT  # noqa: E402
