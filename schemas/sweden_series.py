@@ -133,8 +133,65 @@ class SeriesRanking(pa.DataFrameModel):
         unique = ["rule_version", "table"]
 
 
+class SeriesInterrupted(pa.DataFrameModel):
+    """series_interrupted.csv: the tables whose interrupted matches (boards_played < boards, not given
+    up) earn points: at least ``min_share_played`` of the boards played gives the match's points ×
+    ``factor``. The seed states it for table E3 only ("I avbrutna matcher får sp delas ut efter halv
+    skala om minst halva matchen är spelad"); in a table not listed an interrupted match gives no
+    points (section 5: "Inga mp delas ut om en silver- eller guldtävling avsiktligt avbryts innan alla
+    brickor spelats"). A given-up match is not interrupted: its winner gets its mp (section 5)."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    table: Series[str] = pa.Field(isin=TABLES)
+    min_share_played: Series[str] = pa.Field(str_matches=NUMBER)
+    factor: Series[str] = pa.Field(str_matches=NUMBER)
+    source: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "table"]
+
+
+class SeriesLevels(pa.DataFrameModel):
+    """series_levels.csv: the level of each series table, as the seed's headings give it (B2-B4
+    "Brons, Lagserie", E2-E7 "Silver, Lagserie", G1 and G3 under "Guldpoäng"): the club fee's level."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    table: Series[str] = pa.Field(isin=TABLES)
+    level: Series[str] = pa.Field(isin=["brons", "silver", "guld"])
+    source: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "table"]
+
+
+class TeamSessionWeights(pa.DataFrameModel):
+    """team_session_weights.csv: how many sessions (speltillfällen) a team-series match counts as
+    for the club fee (seed section 3, "Vid lagtävling räknas ett speltillfälle som"), by level and
+    the match's boards; ``per``: ``match`` (bronze and silver: each match) or ``competition`` (gold:
+    "En guldtävling är ett speltillfälle", each player once per series)."""
+
+    rule_version: Series[str] = pa.Field(str_length={"min_value": 1})
+    level: Series[str] = pa.Field(isin=["brons", "silver", "guld"])
+    boards_from: Series[int] = pa.Field(ge=0)
+    boards_to: Series[str] = pa.Field(str_matches=r"^(\d+)?$")
+    sessions: Series[str] = pa.Field(str_matches=NUMBER)
+    per: Series[str] = pa.Field(isin=["match", "competition"])
+    note: Series[str] = pa.Field()
+
+    class Config:
+        strict = True
+        coerce = True
+        unique = ["rule_version", "level", "boards_from"]
+
+
 RULE_TABLES = {"series_place_bonus": SeriesPlaceBonus, "series_margins": SeriesMargins, "series_match_points": SeriesMatchPoints,
-               "series_bonus": SeriesBonus, "series_parameters": SeriesParameters, "series_ranking": SeriesRanking}
+               "series_bonus": SeriesBonus, "series_parameters": SeriesParameters, "series_ranking": SeriesRanking,
+               "series_interrupted": SeriesInterrupted, "series_levels": SeriesLevels,
+               "team_session_weights": TeamSessionWeights}
 
 
 from schemas.common import DATE as _DATE, INT as _INT, POINTS as _POINTS, TEXT as _TEXT  # noqa: E402
@@ -161,6 +218,10 @@ class SeSeriesMatch(pa.DataFrameModel):
     home_points: _POINTS = pa.Field()
     away_points: _POINTS = pa.Field()
     denomination: _TEXT = pa.Field(isin=["bp", "sp", "gp"])
+    # the club fee's players (seed section 3): members who played at least one half, 0 in a walkover
+    # (rows written before 2026-12-07 have none: null)
+    home_players: _INT = pa.Field(ge=0)
+    away_players: _INT = pa.Field(ge=0)
     source_file: _TEXT = pa.Field()
     source_sha256: _TEXT = pa.Field()
     run_id: _TEXT = pa.Field()
@@ -186,6 +247,9 @@ class SeSeriesFinal(pa.DataFrameModel):
     bonus_bp: _POINTS = pa.Field()
     bonus_sp: _POINTS = pa.Field()
     bonus_gp: _POINTS = pa.Field()
+    # the team's members who played at least one half of the series' matches (walkovers not played):
+    # a gold series' club fee, one session per player (rows written before 2026-12-07: null)
+    players: _INT = pa.Field(ge=0)
     source_file: _TEXT = pa.Field()
     source_sha256: _TEXT = pa.Field()
     run_id: _TEXT = pa.Field()

@@ -172,7 +172,7 @@ def publish_events(con: duckdb.DuckDBPyConnection, org: pd.Series, affected_mont
     due_ids = list(in_month.index[in_month.to_numpy()]) + missing
     due = pa.table({"event_id": pa.array(due_ids, type=pa.string())})
     due_months = set(standing.loc[standing["event_id"].isin(due_ids), "event_date"].astype(str).str[:7])
-    source = (scoped(organisation, due_months | set(affected_months), reads={"se_results", "se_club_fees"})
+    source = (scoped(organisation, due_months | set(affected_months), reads={"se_results", "se_club_fees", "se_series_matches"})
               if scoped is not None and not every_event else con)
     try:
         return _render_events(con, source, org, affected_months, out_dir, standing, due, posted_ids)
@@ -205,7 +205,11 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
     remove_withdrawn_events(out_dir, organisation, ever, set(standing["event_id"].astype(str)), affected_months)
     # a monthly page per club (and none for a club month whose every event was withdrawn)
     ever_months = {_club_month(e, d) for e, d in zip(ever["event_id"], ever["event_date"])} - {None}
-    standing_months = {_club_month(e, d) for e, d in zip(standing["event_id"], standing["event_date"])} - {None}
+    # the month's team-series matches: listed on the club's month page, and charged on its fee
+    # statement (se_club_fees), so a month with matches only has its page too
+    matches = _series_match_rows(source, organisation, affected_months)
+    match_months = {_club_month(e, d) for e, d in zip(matches["event_id"], matches["event_date"])} - {None}
+    standing_months = ({_club_month(e, d) for e, d in zip(standing["event_id"], standing["event_date"])} | match_months) - {None}
     for slug, month in ever_months - standing_months:
         folder = out_dir / slug / f"månad-{month}"
         if folder.is_dir():
@@ -215,6 +219,7 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
                          "sum(bp) as bp, sum(sp) as sp, sum(gp) as gp from se_results where organisation = ? "
                          "and strftime(event_date, '%Y-%m') in (select unnest(?::varchar[])) "
                          "group by all order by event_id", [organisation, sorted(affected_months)])
+    summary = pd.concat([summary.assign(href=None), matches], ignore_index=True) if len(matches) else summary.assign(href=None)
     if posted_ids is not None and len(summary):
         standing_ids = set(standing["event_id"].astype(str))
         changed = posted_ids | set(due.column("event_id").to_pylist()) | (set(ever["event_id"].astype(str)) - standing_ids)
@@ -222,6 +227,7 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
         pages_due |= {_club_month(e, d) for e, d in zip(standing["event_id"], standing["event_date"]) if str(e) in changed}
         pages = [_club_month(e, d) for e, d in zip(summary["event_id"], summary["event_date"])]
         pages_due |= {p for p in set(pages) - {None} if not (out_dir / p[0] / f"månad-{p[1]}" / "index.html").is_file()}
+        pages_due |= match_months  # (a page whose text is the same is not written again)
         summary = summary.loc[np.array([p in pages_due for p in pages], dtype=bool)]
     fees = fetch(source, "select * from se_club_fees where organisation = ? and month in (select unnest(?::varchar[])) "
                          "order by club, month, level, form", [organisation, sorted(affected_months)])
@@ -256,6 +262,36 @@ def _render_events(con, source, org: pd.Series, affected_months: set[str], out_d
             yield from ((write_month_pages, (part, fees, out_dir)) for part in _month_chunks(months, processes))
 
     return [target for part in map_streamed(run_job, jobs(), processes) for target in part]
+
+
+def _series_match_rows(source, organisation: str, months: set[str]) -> pd.DataFrame:
+    """The team-series matches of these months as rows of a club's month page (the summary's
+    columns): '<series> omg <round>: home – away', the level of its table, form 'lag', 2 teams, the
+    teams' match points summed in the series' denomination, linked to the series' page."""
+    rows = fetch(source, """
+        select m.match_id as event_id, m.date as event_date,
+               m.series_id || ' omg ' || m.round || ': ' || m.home || ' – ' || m.away as event_name,
+               l.level, 'lag' as form, coalesce(c.club, split_part(m.series, '/', 2)) as club, c.name as club_name,
+               2 as entrants,
+               coalesce(m.home_points, 0) + coalesce(m.away_points, 0) as points, m.denomination, m.series_id
+        from se_series_matches m
+        asof join (select rule_version, cast(effective_from as date) as effective_from from se_rule_versions) v
+            on m.date >= v.effective_from
+        left join se_series_levels l on l.rule_version = v.rule_version and l."table" = m."table"
+        left join se_clubs c on c.organisation = m.organisation and c.slug = split_part(m.series, '/', 2)
+        where m.organisation = ? and strftime(m.date, '%Y-%m') in (select unnest(?::varchar[]))
+        order by m.match_id""", [organisation, sorted(months)])
+    for d in ("bp", "sp", "gp"):
+        rows[d] = [p if den == d else 0 for p, den in zip(rows["points"], rows["denomination"])]
+    rows["href"] = ["../" + quote(f"serie-{sid}") + "/index.html" for sid in rows["series_id"]]
+    return rows.drop(columns=["points", "denomination", "series_id"])
+
+
+def _figure(value) -> str:
+    """A points cell of the month page: whole points as an integer, a series' half or quarter as a decimal."""
+    if value is None or pd.isna(value):
+        return "0"
+    return str(int(value)) if value == int(value) else str(value)
 
 
 def run_job(job: tuple) -> list[Path]:
@@ -295,11 +331,13 @@ def write_month_pages(chunk: tuple[pd.DataFrame, pd.DataFrame, Path]) -> list[Pa
         events = []
         for e in g:
             name = str(e["event_name"] or e["event_id"])
-            events.append({"date": str(e["event_date"]), "name": name,
-                           "href": "../" + quote("/".join(str(e["event_id"]).split("/")[2:])) + "/index.html", "level": e["level"],
-                           "form": e["form"], "entrants": int(e["entrants"]), "bp": int(e["bp"]), "sp": int(e["sp"]), "gp": int(e["gp"])})
+            href = e.get("href")
+            href = href if isinstance(href, str) else "../" + quote("/".join(str(e["event_id"]).split("/")[2:])) + "/index.html"
+            events.append({"date": str(e["event_date"]), "name": name, "href": href, "level": e["level"],
+                           "form": e["form"], "entrants": int(e["entrants"]), "bp": _figure(e["bp"]), "sp": _figure(e["sp"]),
+                           "gp": _figure(e["gp"])})
             lines.append(f"| {e['event_date']} | {markdown_safe(name)} | {e['level']} | "
-                         f"{e['form']} | {int(e['entrants'])} | {int(e['bp'])} | {int(e['sp'])} | {int(e['gp'])} |")
+                         f"{e['form']} | {int(e['entrants'])} | {_figure(e['bp'])} | {_figure(e['sp'])} | {_figure(e['gp'])} |")
         f = fees_of.get((g[0]["club"], month), [])
         lines += ["", "| avgift: nivå | form | speltillfällen | spelartillfällen | kr |", "|---|---|---|---|---|"]
         lines += [f"| {r['level']} | {r['form']} | {r['sessions']} | {r['player_sessions']} | {r['amount_sek']} |" for r in f]

@@ -8,8 +8,10 @@ Pure DataFrame -> DataFrame steps, no I/O except ``load_series_rules``:
   with a 1 VP time penalty (17-12) is a draw for the winner, and 17-13 penalised to 17-12 leaves
   the 12-team nothing (the seed's examples). Fractional VP must reach the printed threshold.
 - ``team_points(matches, rules)``: points per team per match from series_match_points.csv
-  (table, divisions, division, boards); a draw gets the drawn points; walkovers get nothing;
-  an interrupted match gets half scale when at least half of its boards were played, else nothing.
+  (table, divisions, division, boards); a draw gets the drawn points; walkovers get nothing; a
+  given-up match (``conceded``: the side that gave up) gives the other side the won points (seed
+  section 5); an interrupted match gets the table's factor of series_interrupted.csv (E3: half
+  scale when at least half of its boards were played), in other tables nothing.
 - ``member_lines(team_rows, appearances)``: each member who played at least one half gets the
   team's points × own halves / all halves the team's members played (seed E2: A, B, C 5 each,
   D and E 2½ of 20).
@@ -73,11 +75,25 @@ def team_points(matches: pd.DataFrame, rules: dict[str, pd.DataFrame], rule_vers
     """One row per team per match with ``result``, ``points`` (Fraction), ``denomination`` and
     ``basis``; a match whose table/boards have no row gets ``problem`` (for quarantine)."""
     teams = classify(team_rows(matches), rules["series_margins"], rule_version)
+    # a given-up match (seed section 5): the side that gave up lost, the other won, whatever the VP
+    conceded = teams["conceded"].fillna("").astype(str) if "conceded" in teams else pd.Series("", index=teams.index)
+    gave_up = conceded.ne("")
+    teams = teams.assign(conceded=conceded, result=np.where(gave_up & teams["result"].ne("no scale"),
+                                                          np.where(conceded.eq(teams["side"]), "lost", "won"),
+                                                          teams["result"]))
     teams = _pick_points(teams, rules["series_match_points"], rule_version)
+    # an interrupted match (boards_played < boards, not given up): points × the table's factor when
+    # enough boards were played (series_interrupted.csv: E3's half scale), else nothing
+    rule = rules["series_interrupted"]
+    rule = rule[rule["rule_version"] == rule_version].set_index("table")
+    share = teams["table"].map(rule["min_share_played"].map(frac)) if len(rule) else pd.Series(None, index=teams.index)
+    half = teams["table"].map(rule["factor"].map(frac)) if len(rule) else pd.Series(None, index=teams.index)
     played = teams["boards_played"].fillna(teams["boards"])
-    interrupted = played < teams["boards"]
-    factor = np.select([teams["walkover"], interrupted & (played * 2 >= teams["boards"]), interrupted],
-                       [Fraction(0), Fraction(1, 2), Fraction(0)], Fraction(1))
+    interrupted = (played < teams["boards"]) & ~gave_up
+    enough = pd.Series([s is not None and not (isinstance(s, float) and math.isnan(s)) and Fraction(int(p)) >= s * int(b)
+                        for s, p, b in zip(share, played, teams["boards"])], index=teams.index)
+    factor = np.select([teams["walkover"], interrupted & enough, interrupted],
+                       [Fraction(0), half.where(enough, None), Fraction(0)], Fraction(1))
     base = np.select([teams["result"].eq("won"), teams["result"].eq("drawn")],
                      [teams["won_f"], teams["drawn_f"]], None)
     no_row = teams["won_f"].isna()
@@ -89,8 +105,12 @@ def team_points(matches: pd.DataFrame, rules: dict[str, pd.DataFrame], rule_vers
         "")
     pts = pd.Series([(Fraction(0) if (b is None or (isinstance(b, float) and math.isnan(b))) else b) * f
                      for b, f in zip(base, factor)], index=teams.index, dtype=object)
-    how = np.select([teams["walkover"], interrupted & (factor == Fraction(1, 2)), interrupted],
-                    [" (walkover: no points)", " (interrupted, half scale)", " (interrupted before half: no points)"], "")
+    how = np.select([teams["walkover"], gave_up, interrupted & enough, interrupted & teams["table"].isin(rule.index), interrupted],
+                    [" (walkover: no points)",
+                     " (" + np.where(conceded.eq("home"), teams["home"], teams["away"]) + " gave up: the winner gets its mp)",
+                     " (interrupted: × " + half.map(str) + ", at least " + share.map(str) + " of the boards played)",
+                     " (interrupted before " + share.map(str) + " of the boards: no points)",
+                     " (interrupted: no points; the seed's half scale is table E3's)"], "")
     basis = ("round " + teams["round"].astype(str) + ", " + teams["home"] + " – " + teams["away"] + " "
              + teams["home_vp"].astype(str) + "-" + teams["away_vp"].astype(str) + " " + teams["result"] + how)
     return teams.assign(points=pts.where(problem == "", None), basis=basis, problem=problem)

@@ -297,6 +297,7 @@ class SeriesNight:
             "home_points": wide[("points", "home")], "away_points": wide[("points", "away")],
             "denomination": wide[("denomination", "home")]})).reset_index()
         result = np.where(m["walkover"], "walkover", m["home_result"])
+        played = _players_per_side(apps, m)
         self.lake.append(pd.DataFrame({
             "match_id": m["series_key"] + "#" + m["stem"], "organisation": self.organisation, "series": m["series_key"],
             "series_id": m["series_id"], "event_date": pd.Series(pd.to_datetime(m["date"]).dt.date, dtype=DATE),
@@ -306,9 +307,11 @@ class SeriesNight:
             "away_vp": m["away_vp"].map(lambda v: Decimal(v.numerator) / Decimal(v.denominator)).map(lambda d: d.quantize(Decimal("0.01"))),
             "result": result, "away_result": np.where(m["walkover"], "walkover", m["away_result"]),
             "home_points": m["home_points"].map(trunc2), "away_points": m["away_points"].map(trunc2),
-            "denomination": m["denomination"], "source_file": m["match_id"], "source_sha256": m["sha256"],
+            "denomination": m["denomination"], "home_players": played["home"].to_numpy(),
+            "away_players": played["away"].to_numpy(), "source_file": m["match_id"], "source_sha256": m["sha256"],
             "run_id": self.ctx.run_id,
-        }).astype({"home_vp": POINTS, "away_vp": POINTS, "home_points": POINTS, "away_points": POINTS})[_LAKE_COLUMNS])
+        }).astype({"home_vp": POINTS, "away_vp": POINTS, "home_points": POINTS, "away_points": POINTS,
+                   "home_players": INT, "away_players": INT})[_LAKE_COLUMNS])
         for r in m.itertuples():  # one record per match file (few per night)
             self.events.append({"event_id": f"{r.series_key}#{r.stem}", "organisation": self.organisation, "system": "sweden",
                                 "event_date": pd.Timestamp(r.date).date(), "kind": "se_series_match",
@@ -396,7 +399,7 @@ class SeriesNight:
                 denomination=close["denomination"], points=close["closing"], basis=basis,
                 source_file=pd.Series(f.source_file, index=close.index), sha=pd.Series(f.sha256, index=close.index),
                 location=pd.Series("whole file", index=close.index)))
-        self.finals.append(self._final_rows(key, sid, info, date, standings, bonus, f))
+        self.finals.append(self._final_rows(key, sid, info, date, standings, bonus, f, _players_per_team(apps, teams, matches)))
         self.played.append(self._played(key, sid, info, date, standings, lines, f))
         # one event record per kind of line of the final (bonus, place bonus, closing), and the final itself
         what = {"=final": "final standings", "=bonus": "bonus by final place", "=place": "final-place award (G1, G3, E7)",
@@ -428,7 +431,8 @@ class SeriesNight:
             "source_file": f.source_file, "source_sha256": f.sha256,
         })
 
-    def _final_rows(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, bonus: pd.DataFrame, f: InboxFile) -> pd.DataFrame:
+    def _final_rows(self, key: str, sid: str, info: dict, date, standings: pd.DataFrame, bonus: pd.DataFrame, f: InboxFile,
+                    players: dict[str, int]) -> pd.DataFrame:
         """Lake rows se_series_finals: each team's final place and its players' final-place awards
         (exact shares summed per denomination, truncated to hundredths like the lines)."""
         per = {}
@@ -443,8 +447,29 @@ class SeriesNight:
             "table": info["table"], "division": int(info["division"] or 1), "place": standings["place"].astype(int).to_numpy(),
             "team": teams,
             **{f"bonus_{d}": pd.Series([per.get((t, d), zero) for t in teams], dtype=POINTS) for d in ("bp", "sp", "gp")},
+            "players": [players.get(t, 0) for t in teams],
             "source_file": f.source_file, "source_sha256": f.sha256, "run_id": self.ctx.run_id,
-        }).astype({"division": INT, "place": INT})
+        }).astype({"division": INT, "place": INT, "players": INT})
+
+def _players_per_side(apps: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
+    """Per match (rows of `matches`, by match_id): the members of each side who played at least one
+    half ("home", "away"; 0 in a walkover, which is not played): the club fee's players (seed
+    section 3, "per spelare och speltillfälle")."""
+    count = (apps.drop_duplicates(["match_id", "side", "player"]).groupby(["match_id", "side"]).size()
+             .unstack("side", fill_value=0).reindex(columns=list(SR.SIDES), fill_value=0))
+    out = count.reindex(matches["match_id"].to_numpy(), fill_value=0).astype("int64").reset_index(drop=True)
+    walkover = matches["walkover"].astype(bool).to_numpy()
+    return out.assign(home=np.where(walkover, 0, out["home"]), away=np.where(walkover, 0, out["away"]))
+
+
+def _players_per_team(apps: pd.DataFrame, teams: pd.DataFrame, matches: pd.DataFrame) -> dict[str, int]:
+    """{team: its members who played at least one half of the series' matches} (walkovers are not
+    played): a gold series' club fee, "En guldtävling är ett speltillfälle" (seed section 3)."""
+    played = matches.loc[~matches["walkover"].astype(bool), "match_id"]
+    a = apps[apps["match_id"].isin(played)].merge(teams[["match_id", "side", "team"]].drop_duplicates(),
+                                                  on=["match_id", "side"])
+    return {str(t): int(n) for t, n in a.drop_duplicates(["team", "player"]).groupby("team").size().items()}
+
 
 # -- the hook of the nightly run (pipelines/sweden/system.py) -------------------------------------
 def _held_matches(ctx, organisation: str) -> list[str]:

@@ -28,6 +28,7 @@ KNOWN = {
     "home_penalty": "VP deducted from home (already in home_vp)",
     "away_penalty": "VP deducted from away (already in away_vp)",
     "walkover": "yes / no",
+    "uppgiven": "the side that gave the match up: hemma or borta (empty or absent: nobody)",
     "home_first_half": "home players of the first half, comma separated",
     "home_second_half": "home players of the second half", "away_first_half": "away players of the first half",
     "away_second_half": "away players of the second half",
@@ -42,6 +43,7 @@ SERIES_ID_WHAT = "a series id: the name of its file <series>.series.txt, of lett
 _VP = re.compile(r"\d+([.,]\d+)?")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 EXAMPLE = "home_vp: 18"
+_CONCEDED = {"hemma": "home", "borta": "away", "home": "home", "away": "away", "": ""}
 
 
 SERIES_DEFAULTS = ("table", "divisions", "division", "boards", "scale")
@@ -109,6 +111,17 @@ def parse_match(source_file: str, data: bytes, defaults: dict[str, tuple[str, st
     if wo not in ("yes", "no", "ja", "nej"):
         problems.append((source_file, kv.where("walkover"), f"walkover: expected yes or no, found {clip(wo)!r}"))
     row["walkover"] = wo in ("yes", "ja")
+    # a given-up match (seed section 5: "Vid uppgiven cupmatch erhåller vinnande lag sina mp"): the
+    # side that gave up; the other side won, whatever the boards played
+    gave_up = (kv.get("uppgiven") or "").strip().lower()
+    row["conceded"] = _CONCEDED.get(gave_up, "")
+    if gave_up not in _CONCEDED and gave_up:
+        problems.append((source_file, kv.where("uppgiven"), f"uppgiven: expected hemma or borta (the side that gave the "
+                                                            f"match up), found {clip(gave_up)!r}"))
+    elif row["conceded"] and row["walkover"]:
+        problems.append((source_file, kv.where("uppgiven"), "uppgiven: a walkover is not a conceded match (no mp for a "
+                                                            "walkover, the winner's mp for a conceded match): give one of "
+                                                            "'walkover: ja' and 'uppgiven: ...'"))
     if row["home"] is not None and row["home"] == row["away"]:
         problems.append((source_file, kv.where("away"), f"away: expected a team other than the home team, found {clip(row['away'])!r}"))
     if None not in (row["home_vp"], row["away_vp"], row["scale_total"]) and \
@@ -137,9 +150,9 @@ def matches_frame(rows: list[dict]) -> pd.DataFrame:
     """The parsed match rows as a DataFrame (a corrected file replaces its earlier version: last wins)."""
     cols = ["match_id", "source_file", "series_id", "round", "date", "table", "divisions", "division", "boards",
             "boards_played", "scale_total", "home", "away", "home_vp", "away_vp", "home_penalty", "away_penalty",
-            "walkover"]
+            "walkover", "conceded"]
     df = pd.DataFrame(rows, columns=cols).drop_duplicates("match_id", keep="last")
-    return df.assign(boards_played=df["boards_played"].astype("Float64"))
+    return df.assign(boards_played=df["boards_played"].astype("Float64"), conceded=df["conceded"].astype(object).where(df["conceded"].notna(), "").astype(str))
 
 
 def latest_versions(parsed: list[tuple[dict, pd.DataFrame]]) -> tuple[pd.DataFrame, pd.DataFrame]:

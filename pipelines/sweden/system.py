@@ -42,6 +42,7 @@ from pipelines.sweden import foreign as F
 from pipelines.sweden import rally as RB
 from pipelines.sweden.parse import parse_event, parse_members, parse_standings
 from pipelines.sweden.rules import SwedenRules, frac, load_rules
+from pipelines.sweden.series import load_series_rules
 from pipelines.sweden import series_batch as SB
 from pipelines.sweden.travellers import TRAVELLER_SUFFIXES, standings_from_travellers, traveller_suffix
 from schemas.common import DATE, INT, POINTS, TEXT, empty_frame
@@ -127,16 +128,15 @@ class SwedenSystem:
     csv_delimiter = ";"
     accepted_suffixes = (".txt", ".csv", ".pbn", ".xml")
     lake_tables = {"se_results": SeResult, **SB.LAKE_TABLES}
-    warehouse_sql = (["warehouse/se_result_rows", "warehouse/se_results", "warehouse/se_holdings", "warehouse/se_club_fees", "warehouse/se_levels", "warehouse/se_level_changes",
+    # se_club_fees after the series' views: it charges their matches too
+    warehouse_sql = (["warehouse/se_result_rows", "warehouse/se_results", "warehouse/se_holdings", "warehouse/se_levels", "warehouse/se_level_changes",
                       "warehouse/se_promotions", "warehouse/se_level_reversals", "warehouse/se_ranking_results",
-                      "warehouse/se_ranking", "warehouse/se_conversion_fees"] + SB.WAREHOUSE_SQL)
+                      "warehouse/se_ranking", "warehouse/se_conversion_fees"] + SB.WAREHOUSE_SQL + ["warehouse/se_club_fees"])
     expected_content = ("an event file of 'key: value' lines (datum, nivå, form, brickor ...) or a result list "
                         "with the columns plac;par;medlemmar (see docs/sweden.md)")
 
     def check_settings(self, data_dir: Path, org: pd.Series) -> None:
         """The rule tables (the team series' too) and the club register, checked before the run reads anything."""
-        from pipelines.sweden.series import load_series_rules
-
         load_rules(Path(data_dir) / "rules" / "sweden")
         load_series_rules(Path(data_dir) / "rules" / "sweden")
         load_clubs(data_dir, org)
@@ -166,11 +166,15 @@ class SwedenSystem:
                 members, _ = _members_of(f)
         fees = rules.tables["fees"][["rule_version", "level", "form", "sek_per_player_session"]].astype(str)
         weights = rules.tables["session_weights"][["rule_version", "level", "boards_from", "boards_to", "sessions"]].astype(str)
+        series_rules = load_series_rules(Path(ctx.data_dir) / "rules" / "sweden")
         return {
             "se_clubs": clubs[["organisation", "club", "slug", "name", "district", "members"]].astype(str).reset_index(drop=True),
             "se_members": members[["member", "name", "club"]].astype(str).assign(organisation=org["organisation"]).reset_index(drop=True),
             "se_fee_rates": fees.reset_index(drop=True),
             "se_session_weights": weights.reset_index(drop=True),
+            "se_series_levels": series_rules["series_levels"][["rule_version", "table", "level"]].astype(str).reset_index(drop=True),
+            "se_team_session_weights": series_rules["team_session_weights"][
+                ["rule_version", "level", "boards_from", "boards_to", "sessions", "per"]].astype(str).reset_index(drop=True),
             "se_rule_versions": rules.tables["rule_versions"][["rule_version", "effective_from"]].astype(str).reset_index(drop=True),
             "se_master_classes": rules.tables["master_classes"].drop(columns=["seed"]).astype(str).reset_index(drop=True),
             "se_class_rates": rates_table(rules),

@@ -3,7 +3,8 @@
 -- (current version of the file only; X -> Y -> X as in se_results): final place, the team's
 -- record over the whole series (from se_series_standings on the series' last night) and the
 -- final-place awards its players got (bonus by place B2/B3/Swiss, G1, G3 20 %, E7 to gold), summed
--- over the players, per denomination.
+-- over the players, per denomination, and the team's members who played in the series (a gold
+-- series' club fee).
 -- Inputs: lake_se_series_finals, sources, se_series_standings. Parameters: none.
 with
 
@@ -56,6 +57,7 @@ select
     current_finals.bonus_bp,
     current_finals.bonus_sp,
     current_finals.bonus_gp,
+    current_finals.players,
     current_finals.source_file
 from current_finals
 left join last_night

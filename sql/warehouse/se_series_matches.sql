@@ -2,7 +2,8 @@
 -- Grain: one row per match of a Swedish team series, current version of each match file only
 -- (a corrected match replaces its row; X -> Y -> X as in se_results): round, date, teams, VP after
 -- penalties, the home team's result (won / drawn / lost / walkover), the team points of each side
--- (exact to 2 decimals; a walkover has none) in the series' denomination.
+-- (exact to 2 decimals; a walkover has none) in the series' denomination, and the members of each
+-- side who played at least one half (the club fee's players; none in a walkover).
 -- Inputs: lake_se_series_matches, sources. Parameters: none.
 with
 
@@ -45,5 +46,7 @@ select
     home_points,
     away_points,
     denomination,
+    home_players,
+    away_players,
     source_file
 from current_matches

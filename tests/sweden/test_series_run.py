@@ -161,17 +161,18 @@ def final_places(office) -> list[tuple]:
 
 
 def test_truncated_shares_and_closing_lines(office):
-    """E2 (sp): a 15-15 draw interrupted after 12 of 24 boards gets half scale, 10 / 2 = 5 sp:
+    """E3 division I of 2 (sp, 20 won, 10 drawn): a 15-15 draw interrupted after 12 of 24 boards gets
+    half scale (E3's rule), 10 / 2 = 5 sp:
     e1 (both halves) 5 × 2/8 = 1.25, e2-e7 (one half) 5/8 = 0.625, posted 0.62; then Ek 20-10
     won 20: e1-e4 5 each. Totals rounded up once: e1 6.25 -> 7 (closing 0.75), e2-e4 5.625 -> 6
     (posted 5.62, closing 0.38), e5-e7 0.625 -> 1 (closing 0.38), Gran g1-g4 1.25 -> 2 (0.75)."""
-    s = f"{CLUB}/e2serien"
-    office.post(f"{s}.series.txt", "table: E2\nboards: 24\nscale: 30\n")
+    s = f"{CLUB}/e3serien"
+    office.post(f"{s}.series.txt", "table: E3\ndivisions: 2\ndivision: 1\nboards: 24\nscale: 30\n")
     ek1, ek2 = [E[0], E[1], E[2], E[3]], [E[0], T[0], T[1], T[2]]
     office.post(f"{s}/r1.match.txt", match(1, "2026-11-01", "Lag Ek", "Lag Gran", 15, 15, halves(ek1, ek2, G, G),
-                                           series="e2serien", extra="boards_played: 12\n"))
+                                           series="e3serien", extra="boards_played: 12\n"))
     office.post(f"{s}/r2.match.txt", match(2, "2026-11-08", "Lag Ek", "Lag Gran", 20, 10, halves(E[:4], E[:4], G, G),
-                                           series="e2serien"))
+                                           series="e3serien"))
     assert office.run(date(2026, 11, 9)).exit_code == 0
     r1 = lines_of(office, f"{s}/r1.match.txt").set_index("player_id")
     assert Decimal(r1.loc[E[1], "points"]) == Decimal("0.62")
