@@ -135,7 +135,15 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
     Everything the checks test is a vectorised aggregate. The texts that messages quote
     (players, ranks, problems) are joined afterwards for the failing games only.
     """
-    r = results.sort_values(GAME_KEY + ["rank", "line_no"])
+    # Posted ranks in rank order; a game without ranks in the order of its scores, which decide
+    # its places (the rows of a CSV may come in any order)
+    unranked = ~results["rank_given"].to_numpy(dtype=bool)
+    if unranked.any():  # (text posts always give ranks: the usual batch sorts as before)
+        score = results["score"].to_numpy(dtype="float64", na_value=np.nan)
+        r = results.assign(unranked_order=np.where(unranked, -score, 0.0))
+        r = r.sort_values(GAME_KEY + ["rank", "unranked_order", "line_no"]).drop(columns="unranked_order")
+    else:
+        r = results.sort_values(GAME_KEY + ["rank", "line_no"])
     grouped = r.groupby(GAME_KEY, sort=False)
     score_step = grouped["score"].diff()
     r = r.assign(
@@ -323,6 +331,7 @@ def validate_games(
     )
     lines = pd.concat([results[GAME_KEY + ["line_no", "raw"]], yakuman[GAME_KEY + ["line_no", "raw"]]])
     lines = lines.merge(quarantined[GAME_KEY].drop_duplicates(), on=GAME_KEY)  # quarantined games only
+    lines = lines.drop_duplicates(GAME_KEY + ["line_no"])  # a CSV row is a result and (its yakuman column) a yakuman row
     raw_by_game = lines.sort_values(GAME_KEY + ["line_no"]).assign(raw=lambda f: f["raw"].str.strip())
     raw_by_game = _joined(raw_by_game, "raw", " / ")
     quarantined = quarantined.merge(raw_by_game.rename("record").reset_index(), on=GAME_KEY, how="left").assign(

@@ -152,3 +152,23 @@ def test_two_posts_pasted_together_keep_their_date_line():
     results, _, _ = parse_text("x.txt", text)
     assert results["date_text"].tolist() == ["2026-11-03"] * 4 + ["2026-11-04"] * 4
     assert classify_text(text).tolist() == ["date"] + ["result"] * 4 + ["date"] + ["result"] * 4
+
+
+def test_csv_blank_ranks_in_any_row_order_the_scores_decide(office):
+    """README: rank blank for all four players, then the scores decide the places; players tied on
+    score share the points of the places they occupy (RULES.md §4: 7 + 4 → 5.5 each)."""
+    got = check("blank_ranks_any_order.csv")
+    assert got == {
+        "ok": 1,  # game 1, lines 2–5 (rows in ascending score order)
+        # game 2 (lines 6–9): 30000 + 39000 + 20000 + 10000; its row order is no problem
+        "lines 6–9": "the four scores add up to 99000; expected 100000 (check each player's score)",
+    }
+    office.post("sofu-mahjong/blank_ranks_any_order.csv", (FIXTURES / "blank_ranks_any_order.csv").read_text(encoding="utf-8"))
+    assert office.run(AS_OF).exit_code == 3
+    rows = office.query("select player_id, points from awards order by player_id")
+    # A, B 40000: places 1–2 shared, (7 + 4) / 2 = 5.5; A's yakuman + 1 = 6.5; C 3rd 2; D 4th 0 (5000, no bust)
+    assert dict(zip(rows["player_id"], rows["points"])) == {
+        "A": Decimal("6.5"), "B": Decimal("5.5"), "C": Decimal("2"), "D": Decimal("0")}
+    # the quarantined game quotes each of its lines once (line 6 is a record and a yakuman count)
+    record = office.query("select record from quarantine")["record"].tolist()
+    assert record == ["2026-10-06,2,,A,30000,1 / 2026-10-06,2,,B,39000, / 2026-10-06,2,,C,20000, / 2026-10-06,2,,D,10000,"]
