@@ -19,7 +19,9 @@ Two formats (docs in README, "Mahjong input formats"):
 Every physical line of a file is accounted for (`classify_text` says how): a date line, a result
 line (it belongs to a game, and every game is posted or quarantined), a yakuman line, blank, or
 chatter. A line that *looks like* a result line but cannot be read is not chatter: it is a
-problem of the game it stands in, with its line number. In a CSV a line is the header (again),
+problem of the game it stands in, with its line number. So is a line of 役満 below a game that no
+yakuman form reads (but 役満 of a hand not won, "役満聴牌"), and a date line that cannot be read
+holds every game below it (no game takes the date of an earlier line). In a CSV a line is the header (again),
 a record, blank, or a problem with its line number.
 
 Bounds are validation: a score of more than `MAX_SCORE_DIGITS` digits, a name longer than
@@ -48,7 +50,7 @@ RESULT_COLUMNS = [
     "game_key", "source_file", "game_seq", "line_no", "event_date", "date_text", "date_problem", "date_line",
     "rank", "rank_given", "player_raw", "score", "raw", "problem",
 ]
-YAKUMAN_COLUMNS = ["game_key", "source_file", "game_seq", "line_no", "player_raw", "yakuman_name", "raw"]
+YAKUMAN_COLUMNS = ["game_key", "source_file", "game_seq", "line_no", "player_raw", "yakuman_name", "raw", "problem"]
 ORPHAN_COLUMNS = ["source_file", "line_no", "raw", "problem"]
 
 # Bounds (README, "Bounds"). Scores are integers far below these; the bounds keep every sum and
@@ -86,7 +88,8 @@ def empty_yakuman() -> pd.DataFrame:
         {"game_key": pd.Series(dtype="int64"),
          "source_file": pd.Series(dtype="string"), "game_seq": pd.Series(dtype="float64"),
          "line_no": pd.Series(dtype="int64"), "player_raw": pd.Series(dtype="string"),
-         "yakuman_name": pd.Series(dtype="string"), "raw": pd.Series(dtype="string")}
+         "yakuman_name": pd.Series(dtype="string"), "raw": pd.Series(dtype="string"),
+         "problem": pd.Series(dtype="string")}
     )
 
 
@@ -103,9 +106,27 @@ _MINUS_CLASS = "[" + "".join(_MINUS_SIGNS) + "]"
 _INVISIBLE = r"[\x00-\x08\x0b-\x1f\x7f\x{85}\x{1680}\x{200b}\x{2028}\x{2029}\x{feff}]"
 
 _BULLET = r"[・･\*•●○◆◇■□]"
+# A CSV date field: the date first, a weekday or a note after it.
 _DATE = (r"^(?P<y>\d{4})\s*[-/.年]\s*(?P<m>\d{1,2})\s*[-/.月]\s*(?P<d>\d{1,2})\s*日?"
          r"(?:\s*[\(（][^\)）]*[\)）])?(?:\s+\S.*|[^\d\s].*)?$")
-_DATE_NO_YEAR = r"^\d{1,2}\s*[/月]\s*\d{1,2}\s*日?(?:\s*[\(（][^\)）]*[\)）])?(?:\s+\S.*|[^\d\s].*)?$"
+# A date line of a text post holds a Gregorian y/m/d anywhere ("【2026年12月1日】", "日付：2026/10/26",
+# "今日は2026/10/29です"); `_DATE_LAST` finds the last one, so a line of two dates is reported.
+_YMD = r"(?P<y>\d{4})\s*[-/.年]\s*(?P<m>\d{1,2})\s*[-/.月]\s*(?P<d>\d{1,2})(?:\D|$)"
+_DATE_IN_LINE = r"(?:^|\D)" + _YMD
+_DATE_LAST = r"^.*(?:^|\D)" + _YMD
+# What a line must hold for `_DATE_IN_LINE` to match it (the groups are taken there only)
+_DATE_LITERAL = r"\d{4}\s*[-/.年]\s*\d"
+# Only decoration (no letter, no digit) before the date: "■2026年10月27日(火)" is a date line
+# although a bullet and a digit start it.
+_DATE_LEADS = r"^[^\p{L}\p{N}]*\d{4}\s*[-/.年]"
+# A year of a Japanese era ("令和8年10月23日", "R8.10.25", "平成30年…"): 令和 written out is read
+# (令和n年 = 2018 + n, 元年 = 1); any other era, or an era letter, is a date that cannot be read.
+_ERA_DATE = (r"(?:^|[^A-Za-z])(?P<era>令和|平成|昭和|[RHS])\s*(?P<ey>\d{1,2}|元)\s*[-/.年]\s*"
+             r"(?P<em>\d{1,2})\s*[-/.月]\s*(?P<ed>\d{1,2})(?:\D|$)")
+_ERA_LITERAL = r"(?:令和|平成|昭和|[RHS])\s*(?:\d|元)"
+READ_ERA, READ_ERA_OFFSET, READ_ERA_FROM = "令和", 2018, "2019-05-01"
+_DATE_NO_YEAR = (r"^[^\p{L}\p{N}]*\d{1,2}\s*[/月]\s*\d{1,2}\s*日?(?:\s*[\(（][^\)）]*[\)）])?"
+                 r"(?:\s+\S.*|[^\d\s].*)?$")
 _SCORE = r"(?P<score>-?\d{1,3}(?:,\d{3})+|-?\d+)"
 _RANK = rf"^{_BULLET}?\s*(?P<rank>[1-4])\s*[位着]\s*[:.]?\s*(?P<name>\S.*?)\s*{_SCORE}\s*点?$"
 # Looks like a result line (so a typo in it is reported, not ignored): a bullet then a digit;
@@ -118,10 +139,27 @@ _RANK_LIKE = (rf"^(?:{_BULLET}\s*\d|[^\d\s]?\s*\d+\s*[位着]"
 # ("らつみ 55000" in a game written without ranks), chatter if alone ("参加費 1000").
 _ENDS_WITH_SCORE = r"(?:^|[^\d,])-?\d[\d,]{2,}\s*点?$"
 _LEAD_NUMBER = rf"^{_BULLET}?\s*(?P<digit>\d+)"
-_YAKUMAN = r"^\s*(?P<name>.+?)(?:さん)?\s*が\s*役満[、,]?\s*(?P<yaku>[^を]*?)\s*を?\s*和了"
-# What a line must hold for `_DATE` and `_YAKUMAN` to match it (the groups are taken there only)
-_FOUR_DIGITS_FIRST = r"^\d{4}"
+# Yakuman lines (after NFKC: "（" is "(", "：" is ":"), each naming its winner; the first that
+# matches reads the line:
+#   らつみさんが役満、四暗刻を和了しました。 (the seed's)  らつみが役満を和了
+#   らつみさんが四暗刻（役満）を和了しました。           らつみさんが役満(四暗刻)をあがりました
+#   役満：らつみ（国士無双）   【役満】らつみ 国士無双   役満 らつみさん
+_WIN = r"(?:和了|あがり|アガリ|上がり)"
+# a label before the name: "役満：", "役満 ", "【役満】", "役満和了者："
+_YAKUMAN_LABEL = r"^(?:[【\[「]\s*役満(?:和了者?)?\s*[】\]」]\s*:?|役満(?:和了者?)?\s*:|役満(?:和了者?)?\s)\s*"
+_YAKUMAN_FORMS = (
+    r"^\s*(?P<name>.+?)(?:さん)?\s*が\s*役満[、,]?\s*(?P<yaku>[^を]*?)\s*を?\s*和了",
+    rf"^\s*(?P<name>.+?)(?:さん)?\s*が\s*(?P<yaku>[^を()]*?)\s*\(\s*役満\s*\)\s*を?\s*{_WIN}",
+    rf"^\s*(?P<name>.+?)(?:さん)?\s*が\s*役満\s*\(\s*(?P<yaku>[^()]*?)\s*\)\s*を?\s*{_WIN}",
+    _YAKUMAN_LABEL + r"(?P<name>[^():]+?)\s*(?:さん)?\s*\(\s*(?P<yaku>[^()]*?)\s*\)\s*[。.!]*$",
+    _YAKUMAN_LABEL + r"(?P<name>[^\s():]+?)\s*(?:さん)?(?:\s+(?P<yaku>[^\s():]+?))?\s*[。.!]*$",
+)
+_YAKUMAN = _YAKUMAN_FORMS[0]
+# 役満 said of a hand that was not won ("役満聴牌までいったのに…") is chatter
+_YAKUMAN_NOT_WON = r"役満\s*(?:聴牌|テンパイ|てんぱい)"
+# What a line must hold for `_DATE_IN_LINE` and the yakuman forms to match it (the groups are taken there only)
 _YAKUMAN_WORD = "役満"
+EXPECTED_YAKUMAN_LINE = "「らつみさんが役満、四暗刻を和了しました。」 or 「役満：らつみ（四暗刻）」 (a player of this game)"
 
 EXPECTED_RESULT_LINE = "「・1位 名前 55000」 or 「1着 名前 55000」 (rank 1-4, name, final score)"
 EXPECTED_DATE = "2026-11-03, 2026/11/03 or 2026年11月3日"
@@ -289,6 +327,65 @@ def _join_problems(parts: list[pd.Series]) -> pd.Series:
     return out
 
 
+def _yakuman_forms(texts: pa.Array, where: np.ndarray) -> tuple[np.ndarray, dict[str, pa.Array]]:
+    """(read mask, name and yaku groups) of the yakuman forms on the lines `where` (those holding
+    役満, a few of a league's lines): the first form that matches a line reads it."""
+    rows = np.flatnonzero(where)
+    sub = texts.take(pa.array(rows, type=pa.int64()))
+    read = np.zeros(len(rows), dtype=bool)
+    found = {"name": pa.nulls(len(rows), pa.string()), "yaku": pa.nulls(len(rows), pa.string())}
+    for form in _YAKUMAN_FORMS:  # a handful of patterns, each over those lines at once
+        matched, groups = _extract(sub, form)
+        new = pa.array(matched & ~read)
+        found = {k: pc.if_else(new, groups[k], v) for k, v in found.items()}
+        read |= matched
+    mask = np.zeros(len(texts), dtype=bool)
+    mask[rows] = read
+    return mask, {k: pc.replace_with_mask(pa.nulls(len(texts), pa.string()), pa.array(where), v) for k, v in found.items()}
+
+
+def _date_lines(text: pa.Array, rows: np.ndarray, numbers: np.ndarray, quoted: pd.Series, gregorian: np.ndarray,
+                era: np.ndarray, groups: dict[str, pa.Array]) -> tuple[pd.Series, pd.Series, pd.Series]:
+    """(ISO text, timestamp, problem) of the date lines `rows` (their normalised `text`, line
+    `numbers`, `quoted` raw text, and the groups of `_DATE_IN_LINE` and `_ERA_DATE`).
+
+    A Gregorian date is read where it stands; a line of two different dates is not read. A 令和
+    year is read (令和n年 = 2018 + n); another era, an era letter ("R8.10.25") or a date without a
+    year is reported. Every problem holds the games below the line."""
+    def part(name: str, where: np.ndarray) -> pd.Series:
+        return _pd(groups[name], index=rows).where(where)
+
+    reiwa = era & _np(pc.equal(groups["era"], READ_ERA))
+    era_year = part("ey", reiwa).replace("元", "1")
+    era_year = (pd.to_numeric(era_year, errors="coerce") + READ_ERA_OFFSET).astype("Int64").astype("string")
+    y = part("y", gregorian).fillna(era_year)
+    m = part("m", gregorian).fillna(part("em", reiwa))
+    d = part("d", gregorian).fillna(part("ed", reiwa))
+    iso, stamp = _calendar_dates(y, m, d)
+
+    # the last date of a line, where it is another date than the first
+    _, last = _extract(text, _DATE_LAST, only=gregorian)
+
+    def ymd(y, m, d):
+        return y + "-" + m.str.zfill(2) + "-" + d.str.zfill(2)
+
+    first_text = ymd(part("y", gregorian), part("m", gregorian), part("d", gregorian))
+    last_text = ymd(*(_pd(last[k], index=rows) for k in ("y", "m", "d")))
+    two_dates = pd.Series(gregorian, index=rows) & (first_text != last_text).fillna(False)
+
+    at = "line " + pd.Series(numbers, index=rows).astype("string") + ": the date line " + quoted
+    problem = _first_message([
+        _message(two_dates, at, " holds two dates (", first_text, " and ", last_text, f"); expected one date, such as {EXPECTED_DATE}"),
+        _message(pd.Series(gregorian | reiwa, index=rows) & iso.isna(), at, " is not a real calendar date"),
+        _message(pd.Series(era & ~reiwa, index=rows), at, " gives the year of an era that is not read (only ", READ_ERA,
+                 " written out is: ", READ_ERA, "8年 = 2026); expected ", EXPECTED_DATE),
+        _message(pd.Series(reiwa, index=rows) & (iso < READ_ERA_FROM).fillna(False), at, " is not a date of the ", READ_ERA,
+                 " era (it began on ", READ_ERA_FROM, "); expected ", EXPECTED_DATE),
+        _message(pd.Series(~gregorian & ~era, index=rows), at, f" has no year; expected {EXPECTED_DATE}"),
+    ])
+    return iso.where(problem.isna()), stamp.where(problem.isna()), problem
+
+
 # -- text posts -----------------------------------------------------------------------------------
 
 def parse_text(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -333,14 +430,24 @@ def _parse_text_lines(files: list[tuple[str, str]]):
     t = _normalise(raw)
     raw_length = _np(pc.utf8_length(raw), np.int64)
     blank = _np(pc.equal(t, ""))
-    is_date, date_groups = _extract(t, _DATE, only=_matches(t, _FOUR_DIGITS_FIRST))
+    date_found, date_groups = _extract(t, _DATE_IN_LINE, only=_matches(t, _DATE_LITERAL))
     is_rank, rank_groups = _extract(t, _RANK)
-    is_yakuman_text, yakuman_groups = _extract(t, _YAKUMAN, only=_np(pc.match_substring(t, _YAKUMAN_WORD)))
+    mentions_yakuman = _np(pc.match_substring(t, _YAKUMAN_WORD))
+    yakuman_read, yakuman_groups = _yakuman_forms(t, mentions_yakuman)
+    # every line of 役満 is a yakuman line (read, or reported where it would count), but one of a
+    # hand that was not won ("役満聴牌までいったのに…"), which is chatter
+    is_yakuman_text = yakuman_read | (mentions_yakuman & ~_matches(t, _YAKUMAN_NOT_WON))
     rank_like = _matches(t, _RANK_LIKE) | is_rank
     ends_with_score = _matches(t, _ENDS_WITH_SCORE)
-    is_date = is_date & ~is_rank
-    is_date_no_year = _matches(t, _DATE_NO_YEAR) & ~rank_like & ~is_date
-    is_any_date = is_date | is_date_no_year
+    # A line holding a date is a date line, wherever the date sits ("【2026年12月1日】", "今日は
+    # 2026/10/29です"); a line that looks like a result line only if the date leads it after
+    # decoration and no score ends it ("■2026年10月27日(火)").
+    date_leads = date_found & _matches(t, _DATE_LEADS)
+    is_date = date_found & ~is_rank & (~rank_like | (date_leads & ~ends_with_score))
+    era_found, era_groups = _extract(t, _ERA_DATE, only=_matches(t, _ERA_LITERAL) & ~date_found)
+    is_era = era_found & ~rank_like
+    is_date_no_year = _matches(t, _DATE_NO_YEAR) & ~is_rank & ~(rank_like & ends_with_score) & ~is_date & ~is_era
+    is_any_date = is_date | is_era | is_date_no_year
     # A line ending in a score is a result line next to another such line (a game written
     # without ranks) or between two result lines (inside a game); alone, or just after a game,
     # it is chatter ("参加費 1000").
@@ -353,21 +460,18 @@ def _parse_text_lines(files: list[tuple[str, str]]):
         return np.r_[mask[1:], False] & ~last_of_file
 
     result_like = rank_like | (candidate & (before(candidate) | after(candidate) | (before(rank_like) & after(rank_like))))
-    result_like &= ~is_date  # a date line with a score-like tail is still a date line
+    result_like &= ~is_any_date  # a date line with a score-like tail is still a date line
     is_yakuman = is_yakuman_text & ~result_like & ~is_any_date
 
-    # The date in force on each line: the last date line above it in its file (even a bad one).
+    # The date in force on each line: the last date line above it in its file (even a bad one,
+    # whose problem then holds every game below it).
     date_at = np.maximum.accumulate(np.where(is_any_date, position, -1))
     date_at = np.where(date_at >= file_start, date_at, -1)
     date_rows = np.flatnonzero(is_any_date)
-    date_raw = _pd(_quote(raw.take(pa.array(date_rows))), index=date_rows)
-    y = _pd(date_groups["y"].take(pa.array(date_rows)), index=date_rows).where(is_date[date_rows])
-    m = _pd(date_groups["m"].take(pa.array(date_rows)), index=date_rows).where(is_date[date_rows])
-    d = _pd(date_groups["d"].take(pa.array(date_rows)), index=date_rows).where(is_date[date_rows])
-    d_text, d_stamp = _calendar_dates(y, m, d)
-    d_problem = pd.Series(pd.NA, index=date_rows, dtype="string")
-    d_problem = d_problem.mask(is_date[date_rows] & d_text.isna(), "the date line " + date_raw + " is not a real calendar date")
-    d_problem = d_problem.mask(is_date_no_year[date_rows], "the date line " + date_raw + f" has no year; expected {EXPECTED_DATE}")
+    d_text, d_stamp, d_problem = _date_lines(t.take(pa.array(date_rows, type=pa.int64())), date_rows, line_no[date_rows],
+                                             _pd(_quote(raw.take(pa.array(date_rows, type=pa.int64()))), index=date_rows),
+                                             is_date[date_rows], is_era[date_rows],
+                                             {k: v.take(pa.array(date_rows, type=pa.int64())) for k, v in {**date_groups, **era_groups}.items()})
 
     # Games: a run of up to four consecutive result lines is one game, whatever its ranks (so a
     # game with a wrong rank is reported as that game). A longer run (a blank line forgotten
@@ -388,7 +492,7 @@ def _parse_text_lines(files: list[tuple[str, str]]):
     has_game = game_pos >= file_start
     game_date_at = np.where(has_game, date_at[np.maximum(game_pos, 0)], -2)
     attached = is_yakuman & has_game & (game_date_at == date_at)
-    orphan = is_yakuman & ~attached
+    orphan = is_yakuman & yakuman_read & ~attached  # a 役満 line not read, with no game to count for, is chatter
 
     kinds = np.full(n, LINE_KINDS.index("chatter"), dtype=np.int8)
     kinds[blank] = LINE_KINDS.index("blank")
@@ -460,6 +564,9 @@ def _parse_text_lines(files: list[tuple[str, str]]):
             "player_raw": _pd(yakuman_groups["name"].take(ya_take), index=ya_rows),
             "yakuman_name": _pd(yakuman_groups["yaku"].take(ya_take), index=ya_rows).fillna(""),
             "raw": _pd(_quote(raw.take(ya_take)), index=ya_rows),
+            "problem": _message(pd.Series(~yakuman_read[ya_rows], index=ya_rows), "line ", pd.Series(line_no[ya_rows], index=ya_rows),
+                                f": a line under this game mentions 役満 but names its winner in no form that can be read; "
+                                f"expected {EXPECTED_YAKUMAN_LINE}, found ", _pd(_quote(raw.take(ya_take)), index=ya_rows)),
         },
         index=ya_rows,
     ).reset_index(drop=True)
@@ -628,7 +735,7 @@ def parse_csv(source_file: str, text: str) -> tuple[pd.DataFrame, pd.DataFrame, 
     # The whole game takes the first row's date; rows of one game must agree (checked later).
     counts = yakuman_count.where(problems.isna(), 0).fillna(0).clip(0, MAX_YAKUMAN).astype(int)
     yak = results.loc[counts > 0, ["game_key", "source_file", "game_seq", "line_no", "player_raw", "raw"]]
-    yak = yak.loc[yak.index.repeat(counts[yak.index])].assign(yakuman_name="")
+    yak = yak.loc[yak.index.repeat(counts[yak.index])].assign(yakuman_name="", problem=pd.Series(pd.NA, dtype="string"))
     return results[RESULT_COLUMNS], yak[YAKUMAN_COLUMNS].reset_index(drop=True), orphans[ORPHAN_COLUMNS]
 
 

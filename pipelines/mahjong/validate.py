@@ -73,6 +73,10 @@ class GameChecks(pa.DataFrameModel):
     def scores_sum(cls, g: pd.DataFrame) -> Series[bool]:
         return (g["bad_lines"] > 0) | (g["n_lines"] != 4) | (g["score_sum"] == g["game_total"])
 
+    @pa.dataframe_check(error="readable_yakuman_lines")
+    def readable_yakuman_lines(cls, g: pd.DataFrame) -> Series[bool]:
+        return g["bad_yakuman_n"] == 0
+
     @pa.dataframe_check(error="yakuman_at_table")
     def yakuman_at_table(cls, g: pd.DataFrame) -> Series[bool]:
         return g["strangers_n"] == 0
@@ -106,6 +110,7 @@ _MESSAGES = {
     "scores_follow_ranks": lambda g: "scores must not increase with rank: " + g["score_order_break"],
     "scores_sum": lambda g: "the four scores add up to " + g["score_sum"].astype("string") + "; expected "
     + g["game_total"].astype("string") + " (check each player's score)",
+    "readable_yakuman_lines": lambda g: g["yakuman_problems"],
     "yakuman_at_table": lambda g: "the yakuman winner " + g["yakuman_strangers"] + " is not one of this game's players ("
     + g["players"] + ")",
     "holdable_date": lambda g: "the game is dated " + g["date_text"] + ", outside the years the ledger holds "
@@ -135,7 +140,15 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
     Everything the checks test is a vectorised aggregate. The texts that messages quote
     (players, ranks, problems) are joined afterwards for the failing games only.
     """
-    r = results.sort_values(GAME_KEY + ["rank", "line_no"])
+    # Posted ranks in rank order; a game without ranks in the order of its scores, which decide
+    # its places (the rows of a CSV may come in any order)
+    unranked = ~results["rank_given"].to_numpy(dtype=bool)
+    if unranked.any():  # (text posts always give ranks: the usual batch sorts as before)
+        score = results["score"].to_numpy(dtype="float64", na_value=np.nan)
+        r = results.assign(unranked_order=np.where(unranked, -score, 0.0))
+        r = r.sort_values(GAME_KEY + ["rank", "unranked_order", "line_no"]).drop(columns="unranked_order")
+    else:
+        r = results.sort_values(GAME_KEY + ["rank", "line_no"])
     grouped = r.groupby(GAME_KEY, sort=False)
     score_step = grouped["score"].diff()
     r = r.assign(
@@ -166,16 +179,19 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
 
     # the players at the tables of the games that have a yakuman line (a few of a league's games)
     known = r.loc[r["player_id"].notna() & r["game_key"].isin(yakuman["game_key"]), GAME_KEY + ["player_id"]].assign(at_table=True)
-    stranger_rows = yakuman.merge(known, on=GAME_KEY + ["player_id"], how="left").loc[lambda y: y["at_table"].isna()]
+    read = yakuman[yakuman["problem"].isna()]
+    stranger_rows = read.merge(known, on=GAME_KEY + ["player_id"], how="left").loc[lambda y: y["at_table"].isna()]
     games = games.join(stranger_rows.groupby(GAME_KEY).size().rename("strangers_n"))
     games = games.join(yakuman.groupby(GAME_KEY)["line_no"].max().rename("last_yakuman_line"))
+    games = games.join(yakuman[yakuman["problem"].notna()].groupby(GAME_KEY).size().rename("bad_yakuman_n"))
     games["strangers_n"] = games["strangers_n"].fillna(0).astype(int)
+    games["bad_yakuman_n"] = games["bad_yakuman_n"].fillna(0).astype(int)
     games["last_line"] = games[["last_line", "last_yakuman_line"]].max(axis=1).astype(int)
 
     # Texts for the messages, for suspicious games only (cheap when, as usual, few fail).
     suspicious = games.index[
         (games["bad_lines"] > 0) | (games["n_lines"] != 4) | ~games["ranks_ok"] | (games["order_breaks"] > 0)
-        | (games["repeated_players_n"] > 0) | (games["strangers_n"] > 0)
+        | (games["repeated_players_n"] > 0) | (games["strangers_n"] > 0) | (games["bad_yakuman_n"] > 0)
     ]
     if not len(suspicious):  # the usual night: no text to join (each join costs a few Arrow calls)
         return games.assign(**{c: pd.Series("", index=games.index, dtype="string") for c in _MESSAGE_TEXTS})
@@ -189,6 +205,7 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
             "score_order_break": breaks,
             "repeated_players": _joined(rows[rows["repeated"]], "player_id", ", "),
             "yakuman_strangers": _joined(stranger_rows, "player_id", ", "),
+            "yakuman_problems": _joined(yakuman, "problem", "; "),
         }
     )
     games = games.join(texts.astype("string"))
@@ -196,7 +213,8 @@ def _game_frame(results: pd.DataFrame, yakuman: pd.DataFrame) -> pd.DataFrame:
 
 
 # the texts of a game that its quarantine messages quote (empty where a game has none)
-_MESSAGE_TEXTS = ["line_problems", "ranks", "players", "score_order_break", "repeated_players", "yakuman_strangers"]
+_MESSAGE_TEXTS = ["line_problems", "ranks", "players", "score_order_break", "repeated_players", "yakuman_strangers",
+                  "yakuman_problems"]
 
 
 def _order_break_texts(rows: pd.DataFrame) -> pd.Series:
@@ -321,12 +339,14 @@ def validate_games(
         ],
         ignore_index=True,
     )
+    # each line once: a CSV row is both a result and (its yakuman column) a yakuman row
     lines = pd.concat([results[GAME_KEY + ["line_no", "raw"]], yakuman[GAME_KEY + ["line_no", "raw"]]])
     lines = lines.merge(quarantined[GAME_KEY].drop_duplicates(), on=GAME_KEY)  # quarantined games only
+    lines = lines.drop_duplicates(GAME_KEY + ["line_no"])  # a CSV row is a result and (its yakuman column) a yakuman row
     raw_by_game = lines.sort_values(GAME_KEY + ["line_no"]).assign(raw=lambda f: f["raw"].str.strip())
     raw_by_game = _joined(raw_by_game, "raw", " / ")
     quarantined = quarantined.merge(raw_by_game.rename("record").reset_index(), on=GAME_KEY, how="left").assign(
         location="lines " + quarantined["first_line"].astype("string") + "–" + quarantined["last_line"].astype("string")
     )
-    valid_yakuman = yakuman.merge(valid[GAME_KEY].drop_duplicates(), on=GAME_KEY)
+    valid_yakuman = yakuman[yakuman["problem"].isna()].merge(valid[GAME_KEY].drop_duplicates(), on=GAME_KEY)
     return valid, valid_yakuman, quarantined[["source_file", "location", "reason", "record"]]

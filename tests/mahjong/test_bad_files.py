@@ -152,3 +152,88 @@ def test_two_posts_pasted_together_keep_their_date_line():
     results, _, _ = parse_text("x.txt", text)
     assert results["date_text"].tolist() == ["2026-11-03"] * 4 + ["2026-11-04"] * 4
     assert classify_text(text).tolist() == ["date"] + ["result"] * 4 + ["date"] + ["result"] * 4
+
+
+def _awards_by_game(office, player: str) -> dict:
+    """location → (event date, ranking period) of the player's award lines."""
+    rows = office.query(
+        "select a.location, a.event_date, p.period from awards a join mahjong_periods p "
+        "on a.event_date between p.period_start and p.period_end where a.player_id = ? order by a.location", [player])
+    return {loc: (str(day), period) for loc, day, period in zip(rows["location"], rows["event_date"], rows["period"])}
+
+
+def test_a_date_anywhere_in_its_line_dates_the_games_below_and_an_unreadable_one_holds_them(office):
+    """The auditor's file (lines 1–11) and the other date lines that were ignored: every game
+    posts under the date of the line above it, or is quarantined naming that line; none posts
+    under the date of an earlier line."""
+    office.post("sofu-mahjong/2026-12-01.txt", (FIXTURES / "date_lines.txt").read_text(encoding="utf-8"))
+    assert office.run(AS_OF).exit_code == 3
+    assert _awards_by_game(office, "らつみ") == {
+        "lines 2–5": ("2026-11-30", "2026-10"),  # 2026年11月30日(月): Oct–Nov period
+        "lines 8–11": ("2026-12-01", "2026-12"),  # 【2026年12月1日】: Dec–Jan, not 2026-11-30
+        "lines 14–17": ("2026-10-23", "2026-10"),  # 令和8年10月23日: 令和n年 = 2018 + n = 2026
+        "lines 26–29": ("2026-10-26", "2026-10"),  # 日付：2026/10/26
+        "lines 32–35": ("2026-10-27", "2026-10"),  # ■2026年10月27日(火): a date line, not a bad result line
+        "lines 38–41": ("2026-10-28", "2026-10"),  # 第12回 2026年10月28日
+        "lines 45–48": ("2026-10-29", "2026-10"),  # 今日は2026/10/29です (line 44 次回は11月5日です。 is chatter)
+    }
+    q = office.query("select location, reason from quarantine order by location")
+    expected = "expected 2026-11-03, 2026/11/03 or 2026年11月3日"
+    assert dict(zip(q["location"], q["reason"])) == {
+        "lines 20–23": "line 19: the date line R8.10.25 gives the year of an era that is not read (only 令和 written out "
+        f"is: 令和8年 = 2026); {expected}",
+        "lines 51–54": "line 50: the date line 平成30年10月30日 gives the year of an era that is not read (only 令和 "
+        f"written out is: 令和8年 = 2026); {expected}",
+        "lines 57–60": "line 56: the date line 2026/10/30〜2026/10/31 holds two dates (2026-10-30 and 2026-10-31); "
+        "expected one date, such as 2026-11-03, 2026/11/03 or 2026年11月3日",
+    }
+    kinds = classify_text((FIXTURES / "date_lines.txt").read_text(encoding="utf-8"))
+    assert kinds[[7, 19, 31, 43, 44]].tolist() == ["date", "date", "date", "date", "chatter"]
+
+
+def test_yakuman_lines_in_other_words_are_read_or_hold_their_game(office):
+    """Seed: 役満和了者には順位に関わらず１点与える (season 2), and the poster names the winner.
+    Points by hand (season 2: 7/4/2/0, bust −1, yakuman +1)."""
+    office.post("sofu-mahjong/yakuman_lines.txt", (FIXTURES / "yakuman_lines.txt").read_text(encoding="utf-8"))
+    assert office.run(AS_OF).exit_code == 3
+    rows = office.query("select location, player_id, points from awards order by location, points desc")
+    got = {(loc, p): pts for loc, p, pts in zip(rows["location"], rows["player_id"], rows["points"])}
+    assert got == {
+        # line 6 らつみさんが四暗刻（役満）を和了しました。: 7 + 1 = 8; れつみ −5000: 0 − 1
+        ("lines 2–6", "らつみ"): Decimal("8"), ("lines 2–6", "りつみ"): Decimal("4"),
+        ("lines 2–6", "るつみ"): Decimal("2"), ("lines 2–6", "れつみ"): Decimal("-1"),
+        # line 12 役満：るつみ（国士無双）: the 3rd place 2 + 1 = 3
+        ("lines 8–12", "らつみ"): Decimal("7"), ("lines 8–12", "りつみ"): Decimal("4"),
+        ("lines 8–12", "るつみ"): Decimal("3"), ("lines 8–12", "れつみ"): Decimal("0"),
+        # line 24 役満聴牌までいったのに… is chatter (a hand not won)
+        ("lines 20–23", "らつみ"): Decimal("7"), ("lines 20–23", "りつみ"): Decimal("4"),
+        ("lines 20–23", "るつみ"): Decimal("2"), ("lines 20–23", "れつみ"): Decimal("0"),
+    }
+    q = office.query("select location, reason, record from quarantine order by location")
+    assert dict(zip(q["location"], q["reason"])) == {
+        "lines 14–18": "line 18: a line under this game mentions 役満 but names its winner in no form that can be read; "
+        "expected 「らつみさんが役満、四暗刻を和了しました。」 or 「役満：らつみ（四暗刻）」 (a player of this game), "
+        "found れつみさん役満おめでとう！",
+        "lines 26–30": "the yakuman winner すずき is not one of this game's players (らつみ, りつみ, るつみ, れつみ)",
+    }
+    assert q["record"].iloc[0].endswith("・４位れつみ 5000 / れつみさん役満おめでとう！")
+
+
+def test_csv_blank_ranks_in_any_row_order_the_scores_decide(office):
+    """README: rank blank for all four players, then the scores decide the places; players tied on
+    score share the points of the places they occupy (RULES.md §4: 7 + 4 → 5.5 each)."""
+    got = check("blank_ranks_any_order.csv")
+    assert got == {
+        "ok": 1,  # game 1, lines 2–5 (rows in ascending score order)
+        # game 2 (lines 6–9): 30000 + 39000 + 20000 + 10000; its row order is no problem
+        "lines 6–9": "the four scores add up to 99000; expected 100000 (check each player's score)",
+    }
+    office.post("sofu-mahjong/blank_ranks_any_order.csv", (FIXTURES / "blank_ranks_any_order.csv").read_text(encoding="utf-8"))
+    assert office.run(AS_OF).exit_code == 3
+    rows = office.query("select player_id, points from awards order by player_id")
+    # A, B 40000: places 1–2 shared, (7 + 4) / 2 = 5.5; A's yakuman + 1 = 6.5; C 3rd 2; D 4th 0 (5000, no bust)
+    assert dict(zip(rows["player_id"], rows["points"])) == {
+        "A": Decimal("6.5"), "B": Decimal("5.5"), "C": Decimal("2"), "D": Decimal("0")}
+    # the quarantined game quotes each of its lines once (line 6 is a record and a yakuman count)
+    record = office.query("select record from quarantine")["record"].tolist()
+    assert record == ["2026-10-06,2,,A,30000,1 / 2026-10-06,2,,B,39000, / 2026-10-06,2,,C,20000, / 2026-10-06,2,,D,10000,"]

@@ -50,11 +50,19 @@ def physical_lines(text: str) -> list[str]:
 
 
 _RESULT_LIKE = re.compile(r"^(?:[^0-9\s]?[ \t]*[0-9]+[ \t]*[位着]|[・･*][ \t]*[0-9])")
+# a bullet before a date ("・2026/10/27(火)", "・11/5"): a date line, unless a score ends it
+_BULLET_DATE = re.compile(r"^[・･*][ \t]*(?:[0-9]{4}[ \t]*[-/.年][ \t]*[0-9]{1,2}[ \t]*[-/.月]|[0-9]{1,2}[ \t]*[/月])"
+                          r"[ \t]*[0-9]{1,2}(?![0-9])")
+_ENDS_IN_SCORE = re.compile(r"(?:^|[^0-9,])-?[0-9][0-9,]{2,}\s*点?$")
 
 
 def result_like(line: str) -> bool:
-    """A line that starts with a rank ("1位", "・２位", "1着", "第3位") or a bullet and a digit."""
-    return bool(_RESULT_LIKE.match(unicodedata.normalize("NFKC", line).strip()))
+    """A line that starts with a rank ("1位", "・２位", "1着", "第3位") or a bullet and a digit (but a
+    date after the bullet, with no score at the end)."""
+    text = unicodedata.normalize("NFKC", line).strip()
+    if _BULLET_DATE.match(text) and not _ENDS_IN_SCORE.search(text):
+        return False
+    return bool(_RESULT_LIKE.match(text))
 
 
 # -- generators ----------------------------------------------------------------------------------
@@ -78,6 +86,11 @@ date_lines = st.one_of(
     st.builds(lambda y, m, d: f"{y}年{m}月{d}日(火)".translate(FULL), years, st.integers(1, 12), st.integers(1, 31)),
     st.builds(lambda m, d: f"{m}月{d}日", st.integers(1, 12), st.integers(1, 31)),
     st.builds(lambda d, rest: f"2026/11/{d} {rest}", st.integers(1, 30), st.text(max_size=10)),
+    # a date anywhere in its line, decorated; an era year (令和 read, others reported)
+    st.builds(lambda pre, y, m, d, post: f"{pre}{y}年{m}月{d}日{post}", st.sampled_from(["【", "■", "・", "日付：", "今日は", "第12回 "]),
+              years, st.integers(0, 13), st.integers(0, 32), st.sampled_from(["】", "", "です", "(火)", " 55000"])),
+    st.builds(lambda era, n, m, d: f"{era}{n}年{m}月{d}日", st.sampled_from(["令和", "平成", "R", "㋿"]),
+              st.sampled_from(["元", "1", "8", "0", "99"]), st.integers(1, 12), st.integers(1, 31)),
 )
 ranked_lines = st.builds(
     lambda bullet, rank, word, name, gap, score: f"{bullet}{rank}{word}{name}{gap}{score}",
@@ -88,7 +101,11 @@ ranked_lines = st.builds(
     st.sampled_from([" ", "", "　", "  "]),
     scores,
 )
-yakuman_lines = st.builds(lambda n, y: f"{n}さんが役満、{y}を和了しました。", names, st.sampled_from(["四暗刻", "国士無双", ""]))
+yakuman_lines = st.builds(
+    lambda form, n, y: form.format(n=n, y=y),
+    st.sampled_from(["{n}さんが役満、{y}を和了しました。", "{n}さんが{y}（役満）を和了しました。", "役満：{n}（{y}）", "【役満】{n} {y}",
+                     "{n}さん役満おめでとう！", "役満聴牌までいったのに…"]),
+    names, st.sampled_from(["四暗刻", "国士無双", ""]))
 chatter = st.one_of(
     st.sampled_from(["こんばんは", "・次回は土曜日です。", "参加費 1000", "今日は２位ばっかりでした。", "", "   ", "# end"]),
     st.text(max_size=60),

@@ -87,9 +87,9 @@ def test_malformed_post_every_game_quarantined_with_its_reason(office):
         "lines 18–21": "scores must not increase with rank: 3位 has 27000 but the rank above has 20000",
         "lines 23–26": "the four scores add up to 102000; expected 100000 (check each player's score)",
         "lines 28–32": "the yakuman winner すずき is not one of this game's players (らつみ, りつみ, るつみ, れつみ)",
-        "lines 40–43": "the date line 2026/02/30 is not a real calendar date",
+        "lines 40–43": "line 39: the date line 2026/02/30 is not a real calendar date",
         "lines 46–49": "the game is dated 2027-11-03, after the run date 2026-12-02; check the date line",
-        "lines 52–55": "the date line 11月5日 has no year; expected 2026-11-03, 2026/11/03 or 2026年11月3日",
+        "lines 52–55": "line 51: the date line 11月5日 has no year; expected 2026-11-03, 2026/11/03 or 2026年11月3日",
     }
     # the one good game among them (lines 34–37) posts
     posted = office.query("select distinct location from awards")
@@ -233,7 +233,7 @@ def test_a_backlog_parsed_in_chunks_by_workers_equals_one_pass_here(monkeypatch)
 
 def test_patterns_taken_only_where_their_literal_is_find_what_the_whole_pass_finds():
     """The date and yakuman patterns are matched on the lines that hold what they need (four
-    digits first; 役満), and the minus signs and invisible characters replaced on the lines that
+    digits and a date separator; an era and a digit; 役満), and the minus signs and invisible characters replaced on the lines that
     hold one: on lines built from every fragment these patterns care about, the same matches,
     groups and text as the patterns run over every line."""
     import itertools
@@ -245,18 +245,23 @@ def test_patterns_taken_only_where_their_literal_is_find_what_the_whole_pass_fin
     from pipelines.mahjong import parse
 
     fragments = ["", " ", "2026", "２０２６", "年", "11", "月", "3日", "-", "/", "（火）", "・", "1位", "A", "らつみ", "さん",
-                 "が", "役満", "、", "国士無双", "を", "和了", "55000", "−", "▲", "\u200b", "\ufeff", "x"]
+                 "が", "役満", "、", "国士無双", "を", "和了", "55000", "−", "▲", "\u200b", "\ufeff", "x", "令和", "R8", ".",
+                 "（役満）", "：", "【"]
     lines = ["".join(combo) for n in (1, 2, 3) for combo in itertools.product(fragments, repeat=n)]
     lines += ["2026-11-03", "２０２６年１１月３日（火）", "らつみさんが役満、四暗刻を和了しました。", "Aが役満を和了",
-              "\u200b2026/11/04 定例会", "・1位A −5000", "・2位B ▲300", "9999年12月31日 (金)"]
+              "\u200b2026/11/04 定例会", "・1位A −5000", "・2位B ▲300", "9999年12月31日 (金)", "令和8年10月23日", "R8.10.25",
+              "らつみさんが四暗刻（役満）を和了しました。", "らつみさんが役満（四暗刻）をあがりました", "役満：らつみ（国士無双）",
+              "【役満】らつみ 国士無双"]
     raw = pa.array(lines, type=pa.string())
     norm = pc.utf8_normalize(pc.utf8_slice_codeunits(raw, 0, parse.MAX_LINE_CHARS), form="NFKC")
     for pattern, replacement in ((parse._MINUS_CLASS, "-"), (parse._INVISIBLE, " ")):
         assert parse._replace_where_found(norm, pattern, replacement).equals(
             pc.replace_substring_regex(norm, pattern=pattern, replacement=replacement))
     text = parse._normalise(raw)
-    for pattern, only in ((parse._DATE, parse._matches(text, parse._FOUR_DIGITS_FIRST)),
-                          (parse._YAKUMAN, parse._np(pc.match_substring(text, parse._YAKUMAN_WORD)))):
+    has_yakuman = parse._np(pc.match_substring(text, parse._YAKUMAN_WORD))
+    for pattern, only in ((parse._DATE_IN_LINE, parse._matches(text, parse._DATE_LITERAL)),
+                          (parse._ERA_DATE, parse._matches(text, parse._ERA_LITERAL)),
+                          *((form, has_yakuman) for form in parse._YAKUMAN_FORMS)):
         every_line = parse._extract(text, pattern)
         where_possible = parse._extract(text, pattern, only=only)
         assert np.array_equal(every_line[0], where_possible[0]) and every_line[0].any()
@@ -276,3 +281,15 @@ def test_names_are_normalised_from_a_column_of_several_arrow_chunks():
     assert got.index.tolist() == [5, 6, 7, 8]
     assert got.tolist()[0] == "AB" and pd.isna(got.tolist()[1]) and got.tolist()[2:] == ["c d", "AB"]
     assert normalise_names(pd.Series(["ｒａｔｓｕｍｉ ", "ratsumi"], dtype="string")).tolist() == ["ratsumi", "ratsumi"]
+
+
+@pytest.mark.parametrize("line, iso, problem", [
+    ("令和元年5月1日", "2019-05-01", None),  # the era's first day: 元年 = 1, 2018 + 1 = 2019
+    ("令和８年１０月２３日（金）", "2026-10-23", None),  # 2018 + 8
+    ("令和1年4月30日", None, "line 1: the date line 令和1年4月30日 is not a date of the 令和 era (it began on 2019-05-01); "
+     "expected 2026-11-03, 2026/11/03 or 2026年11月3日"),
+])
+def test_a_reiwa_year_is_read_within_its_era(line, iso, problem):
+    results, _, _ = parse_text("x.txt", f"{line}\n・1位A 40000\n・2位B 30000\n・3位C 20000\n・4位D 10000\n")
+    first = results.iloc[0][["date_text", "date_problem"]]
+    assert first.where(first.notna(), None).tolist() == [iso, problem]
