@@ -223,8 +223,9 @@ def define(
 
 def views_read_by(views: list[str], relations: set[str]) -> list[str]:
     """The views of `views` (sql/ paths in the order they are made) that a reader of `relations`
-    needs: those relations, and every view whose name the text of a needed one mentions."""
-    texts = {v.split("/")[-1]: sql_text(v) for v in views}
+    needs: those relations, and every view whose name the text of a needed one mentions outside
+    its `--` comments (a header saying "the awards its players got" reads no `awards`)."""
+    texts = {v.split("/")[-1]: re.sub(r"--[^\n]*", "", sql_text(v)) for v in views}
     needed, todo = set(), [r for r in relations if r in texts]
     while todo:
         name = todo.pop()

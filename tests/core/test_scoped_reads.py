@@ -17,12 +17,16 @@ SE_VIEWS = SwedenSystem.warehouse_sql
 
 
 def test_the_event_pages_views_are_the_club_fees_and_what_they_read():
-    # read by hand from sql/warehouse/: se_club_fees reads events and se_result_rows; se_results
-    # reads se_result_rows; se_result_rows reads sources; events reads sources; sources reads only
-    # lake tables and runs
+    # read by hand from sql/warehouse/: se_club_fees reads events, se_result_rows, se_series_matches
+    # and se_series_final_places (the series matches' and finals' sessions); se_series_final_places
+    # reads se_series_standings and sources; se_series_standings reads se_series_matches; se_results
+    # reads se_result_rows; se_result_rows, se_series_matches and events read sources; sources reads
+    # only lake tables and runs. (The header of se_series_final_places says "awards" in a comment:
+    # not a read.)
     chosen = warehouse.views_read_by(warehouse.CORE_VIEWS + SE_VIEWS, {"se_results", "se_club_fees"})
     assert chosen == ["warehouse/sources", "warehouse/events", "warehouse/se_result_rows", "warehouse/se_results",
-                      "warehouse/se_club_fees"]
+                      "warehouse/se_series_matches", "warehouse/se_series_standings",
+                      "warehouse/se_series_final_places", "warehouse/se_club_fees"]
 
 
 def test_the_mahjong_leaderboard_reads_the_awards_only():
@@ -39,7 +43,8 @@ def _scoped(state, organisation: str, reads: set[str] | None):
     full = sql.connect(state / "warehouse.duckdb", read_only=True)
     try:
         tables = {name: full.sql(f"select * from main.{name}").df()
-                  for name in ["se_clubs", "se_members", "se_fee_rates", "se_session_weights"]}
+                  for name in ["se_clubs", "se_members", "se_fee_rates", "se_session_weights", "se_rule_versions",
+                               "se_series_levels", "se_team_session_weights"]}
         runs = full.sql("select * from runs").df()
     finally:
         full.close()
@@ -53,10 +58,11 @@ def test_a_scoped_warehouse_made_for_its_reads_answers_as_one_with_every_view(sa
     try:
         made = {r[0] for r in pruned.sql("select view_name from duckdb_views() where not internal and not temporary "
                                         "and database_name = current_database()").fetchall()}
-        assert made == {"sources", "events", "se_result_rows", "se_results", "se_club_fees"}, made
+        assert made == {"sources", "events", "se_result_rows", "se_results", "se_series_matches", "se_series_standings",
+                        "se_series_final_places", "se_club_fees"}, made
         lake = {r[0] for r in pruned.sql("select table_name from duckdb_tables() where schema_name = 'internal' "
                                         "and database_name = current_database()").fetchall()}
-        assert lake == {"lake_sources", "lake_events", "lake_se_results"}
+        assert lake == {"lake_sources", "lake_events", "lake_se_results", "lake_se_series_matches", "lake_se_series_finals"}
         got = {v: sql.fetch(pruned, f"select * from {v} order by all") for v in ("se_results", "se_club_fees")}
     finally:
         pruned.close()
