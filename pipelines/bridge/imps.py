@@ -31,9 +31,11 @@ def imps(diff, table: pd.DataFrame | None = None) -> np.ndarray:
 
 def adjusted_imps(pct) -> np.ndarray:
     """IMPs for an artificial adjusted score at IMP pairs: average plus (60%) = +3, average (50%) =
-    0, average minus (40%) = -3 (Law 12C2); other percentages pro rata, 3 IMPs per 10%."""
-    p = np.asarray(pct, dtype=np.int64)
-    return (p - 50) * 3 // 10
+    0, average minus (40%) = -3 (Law 12C2); other percentages pro rata, 3 IMPs per 10%, rounded half
+    away from zero to whole IMPs, so that the two sides of a board get equal and opposite IMPs
+    (A55/45: +2 / -2; a floor gave +1 / -2)."""
+    tenths = (np.asarray(pct, dtype=np.int64) - 50) * 3
+    return np.sign(tenths) * ((np.abs(tenths) + 5) // 10)
 
 
 def butler_datum(lines: pd.DataFrame, group_cols: list[str] | None = None, board_col: str = "board",

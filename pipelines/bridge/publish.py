@@ -24,6 +24,7 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+from pipelines.bridge.exact import round_half_up_ratio, to_decimal
 from pipelines.core.charts import bar_chart
 from pipelines.core.templating import template_env
 
@@ -93,9 +94,19 @@ def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str) -> 
             "opponents": b[opp].astype(str), "score": b["score_ns"].astype("Float64") * sign,
             "mp": b[mp] if scoring == "MP" else (b["imp_ns"].astype("Float64") * sign),
             "top": b["mp_top"], "row": b.index,
+            # the exact matchpoints and top (units of 1/mp_den), for the board's percentage
+            "mp_x": b[f"{mp}_x"].astype("Int64"), "top_x": b["mp_top_x"].astype("Int64"),
         }))
     rows = pd.concat(parts, ignore_index=True)
     rows = rows[rows["mp"].notna()]
+    # the board's percentage from the exact matchpoints, half-up to 2 places once (docs/bridge.md),
+    # not from the 2-place display figure (a factored 22/3 of 8 is 91.67 %, not 7.33 / 8 = 91.62 %)
+    exact = rows["mp_x"].notna() & rows["top_x"].fillna(0).gt(0)
+    hundredths = pd.Series(pd.NA, index=rows.index, dtype="Int64")
+    if scoring == "MP" and exact.any():
+        hundredths[exact] = round_half_up_ratio(rows.loc[exact, "mp_x"].to_numpy(dtype="int64") * 100,
+                                                rows.loc[exact, "top_x"].to_numpy(dtype="int64"), 2)
+    rows = rows.assign(pct=[f"{d:.2f}" if d is not None else "" for d in to_decimal(hundredths)])
     howell = set(standings.loc[standings["direction"] == "", "section"])
     rows = rows.assign(direction=rows["seat"].where(~rows["section"].isin(howell), ""))
     template = _TEMPLATES.get_template("scorecard.html.j2")
@@ -111,7 +122,7 @@ def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str) -> 
         for r in mine.itertuples():
             src = results[r.row]
             score = r.score
-            pct = "" if scoring != "MP" or pd.isna(r.top) or float(r.top) == 0 else f"{Decimal(str(float(r.mp))) * 100 / Decimal(str(float(r.top))):.2f}"
+            pct = r.pct
             lines.append({"board": int(r.board), "seat": r.seat, "opponents": r.opponents, **_contract_parts(src),
                           "declarer": src["declarer"], "result": _result(src),
                           "score": "" if pd.isna(score) else _number(int(score)), "mp": _text(r.mp), "pct": pct,

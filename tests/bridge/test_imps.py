@@ -108,6 +108,9 @@ def test_butler_hand_computed():
 
 def test_adjusted_imps_law_12c2():
     assert adjusted_imps([60, 50, 40]).tolist() == [3, 0, -3]
+    # other percentages pro rata, 3 IMPs per 10 %, half away from zero to whole IMPs: 55 % is 1.5
+    # → +2 and its 45 % −2 (equal and opposite; a floor gave +1 / −2), 65/35 % 4.5 → ±5, 70/30 % ±6
+    assert adjusted_imps([55, 45, 65, 35, 70, 30]).tolist() == [2, -2, 5, -5, 6, -6]
     r = butler_boards(pairs_board([430, 420, 400, 0], adj={3: (60, 40)}))
     assert r["imp_ns"].tolist()[3] == 3 and r["imp_ew"].tolist()[3] == -3
 

@@ -90,3 +90,21 @@ def test_a_howell_pairs_scorecard_has_both_seats(office):
     assert [(r[0], r[1], r[6], r[7]) for r in p1] == [("1", "NS", "420", "2.00"), ("2", "NS", "600", "0.00"),
                                                        ("3", "NS", "−110", "2.00"), ("4", "NS", "90", "1.00")]
     assert "75.00" in (folder / "pair-5.html").read_text("utf-8")
+
+
+def test_a_boards_percentage_is_the_exact_matchpoints_rounded_half_up_once(office):
+    """mitchell_factored_thirds.csv (5 tables, top 8 on the 2/1/0 scale, factored by Neuberg to 5
+    results: (mp + 1) × 5 / n − 1):
+      board 2 has 3 results (650, 620, −100): NS 1 beats two, 4 MP → (4 + 1) × 5/3 − 1 = 22/3 of 8
+        = 91.666… % → 91.67 (the 2-place 7.33 / 8 would give 91.62); EW 3 against it 0 MP →
+        (0 + 1) × 5/3 − 1 = 2/3 of 8 = 8.333… % → 8.33 (not 8.38);
+      board 3 has 4 real results and an average plus: NS 1's −620 is the lowest, 0 MP →
+        (0 + 1) × 5/4 − 1 = 1/4 of 8 = 3.125 % → 3.13 half-up (3.12 half-to-even)."""
+    office.post(f"{CLUB}/2026-11-25-thirds.csv", (FIX / "mitchell_factored_thirds.csv").read_bytes())
+    assert office.run().exit_code == nightly.EXIT_OK
+    folder = next((office.state / "publications" / CLUB).glob("*audit-thirds*"))
+    ns1 = {r[0]: r for r in _rows((folder / "pair-NS-1.html").read_text("utf-8"))}
+    assert (ns1["2"][7], ns1["2"][8]) == ("7.33", "91.67")
+    assert (ns1["3"][7], ns1["3"][8]) == ("0.25", "3.13")
+    ew3 = {r[0]: r for r in _rows((folder / "pair-EW-3.html").read_text("utf-8"))}
+    assert (ew3["2"][7], ew3["2"][8]) == ("0.67", "8.33")
