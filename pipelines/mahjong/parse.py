@@ -234,8 +234,16 @@ def _np(array, dtype=bool) -> np.ndarray:
     return array.fill_null(0).to_numpy(zero_copy_only=False).astype(dtype)
 
 
-def _matches(texts: pa.Array, pattern: str) -> np.ndarray:
-    return _np(pc.match_substring_regex(texts, pattern))
+def _matches(texts: pa.Array, pattern: str, only: np.ndarray | None = None) -> np.ndarray:
+    """Where a regex matches; with `only`, searched on those lines alone (the others: False), as
+    `_extract` does: a league's 800,000 result lines need not be searched for a date or an era."""
+    if only is None:
+        return _np(pc.match_substring_regex(texts, pattern))
+    rows = np.flatnonzero(only)
+    mask = np.zeros(len(texts), dtype=bool)
+    if len(rows):
+        mask[rows] = _np(pc.match_substring_regex(texts.take(pa.array(rows, type=pa.int64())), pattern))
+    return mask
 
 
 def _extract(texts: pa.Array, pattern: str, only: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, pa.Array]]:
@@ -430,23 +438,24 @@ def _parse_text_lines(files: list[tuple[str, str]]):
     t = _normalise(raw)
     raw_length = _np(pc.utf8_length(raw), np.int64)
     blank = _np(pc.equal(t, ""))
-    date_found, date_groups = _extract(t, _DATE_IN_LINE, only=_matches(t, _DATE_LITERAL))
     is_rank, rank_groups = _extract(t, _RANK)
+    # (a result line is never a date line: dates are looked for on the other lines only)
+    date_found, date_groups = _extract(t, _DATE_IN_LINE, only=_matches(t, _DATE_LITERAL, only=~is_rank))
     mentions_yakuman = _np(pc.match_substring(t, _YAKUMAN_WORD))
     yakuman_read, yakuman_groups = _yakuman_forms(t, mentions_yakuman)
     # every line of 役満 is a yakuman line (read, or reported where it would count), but one of a
     # hand that was not won ("役満聴牌までいったのに…"), which is chatter
-    is_yakuman_text = yakuman_read | (mentions_yakuman & ~_matches(t, _YAKUMAN_NOT_WON))
+    is_yakuman_text = yakuman_read | (mentions_yakuman & ~_matches(t, _YAKUMAN_NOT_WON, only=mentions_yakuman))
     rank_like = _matches(t, _RANK_LIKE) | is_rank
     ends_with_score = _matches(t, _ENDS_WITH_SCORE)
     # A line holding a date is a date line, wherever the date sits ("【2026年12月1日】", "今日は
     # 2026/10/29です"); a line that looks like a result line only if the date leads it after
     # decoration and no score ends it ("■2026年10月27日(火)").
-    date_leads = date_found & _matches(t, _DATE_LEADS)
+    date_leads = _matches(t, _DATE_LEADS, only=date_found)
     is_date = date_found & ~is_rank & (~rank_like | (date_leads & ~ends_with_score))
-    era_found, era_groups = _extract(t, _ERA_DATE, only=_matches(t, _ERA_LITERAL) & ~date_found)
+    era_found, era_groups = _extract(t, _ERA_DATE, only=_matches(t, _ERA_LITERAL, only=~rank_like & ~date_found))
     is_era = era_found & ~rank_like
-    is_date_no_year = _matches(t, _DATE_NO_YEAR) & ~is_rank & ~(rank_like & ends_with_score) & ~is_date & ~is_era
+    is_date_no_year = _matches(t, _DATE_NO_YEAR, only=~is_rank) & ~(rank_like & ends_with_score) & ~is_date & ~is_era
     is_any_date = is_date | is_era | is_date_no_year
     # A line ending in a score is a result line next to another such line (a game written
     # without ranks) or between two result lines (inside a game); alone, or just after a game,
