@@ -160,6 +160,24 @@ def test_sanction_limit_per_season(office):
     assert posted == 5  # 3 weekdays + the two weekend days before the limit; the 7th also over
 
 
+def test_a_club_that_counts_as_two_has_twice_the_weekday_limit(office):
+    # Malmö BK has 150 members: it "räknas som två klubbar (10 silvertävlingar)" (seed p. 3), two
+    # clubs of five silver events "varav högst tre på vardagar" each: ten, at most six on weekdays.
+    # Eight weekday events (Monday 2 to Wednesday 11 September): the seventh and eighth are held,
+    # each as number 7 (a held event does not count).
+    register(office)
+    days = ["2024-09-02", "2024-09-03", "2024-09-04", "2024-09-05", "2024-09-06", "2024-09-09", "2024-09-10",
+            "2024-09-11"]
+    for i, d in enumerate(days):
+        post_event(office, "malmo-bk", f"s{i}", 16, nivå="silver", brickor="42", datum=d)
+    office.run()
+    reasons = list(_quarantine(office)["reason"])
+    for held in ("s6", "s7"):
+        assert any(f"malmo-bk/{held} cannot be scored" in r and "at most 6 silver events on weekdays" in r
+                   and "number 7" in r for r in reasons), reasons
+    assert office.query("select count(*) as n from events")["n"][0] == 6
+
+
 def test_sanction_reference_lifts_the_limit(office):
     register(office)
     for i, d in enumerate(["2024-09-02", "2024-09-03", "2024-09-04", "2024-09-05"]):
