@@ -324,7 +324,8 @@ def write_month_pages(chunk: tuple[pd.DataFrame, pd.DataFrame, Path]) -> list[Pa
     written = []
     # (sorted by page as pandas sorts the keys: each page's rows together, in their own order)
     for (slug, month), group in itertools.groupby(sorted(summary.to_dict("records"), key=_month_page), key=_month_page):
-        g = list(group)
+        # by date: the month's events and its series matches (which come after them in the summary)
+        g = sorted(group, key=lambda e: (str(e["event_date"]), str(e["event_id"])))
         club_name = str(g[0]["club_name"] or slug)
         lines = [f"# {markdown_safe(club_name)} – {month}", "",
                  "| datum | tävling | nivå | form | antal | bp | sp | gp |", "|---|---|---|---|---|---|---|---|"]

@@ -274,3 +274,32 @@ def test_a_month_chunk_in_any_order_writes_each_club_month_page_once_with_its_ev
     assert html.index("2024-10-01") < html.index("2024-10-08") and "2024-10-03" not in html
     # the same chunk again: nothing to write
     assert write_month_pages((summary, fees, tmp_path)) == []
+
+
+def test_a_club_month_page_lists_its_events_and_series_matches_by_date(tmp_path):
+    """The summary gives a month's result lists first and its series matches after them (a match
+    of 2024-10-03 after an evening of 2024-10-08): the page lists them by date, as a secretary
+    reads a month."""
+    import datetime as dt
+
+    import pandas as pd
+
+    from pipelines.sweden.publish import write_month_pages
+
+    def row(event_id, day, name, form, href=None):
+        return {"event_id": event_id, "event_date": dt.date.fromisoformat(day), "event_name": name, "level": "brons",
+                "form": form, "club": "101", "club_name": "BK norr", "entrants": 2, "bp": Decimal("64"),
+                "sp": Decimal("0"), "gp": Decimal("0"), "slug": "norr", "month": "2024-10", "href": href}
+
+    summary = pd.DataFrame([
+        row(f"{ORG}/norr/2024-10-08-tisdag", "2024-10-08", "Tisdag", "par"),
+        row(f"{ORG}/norr/hostserien/r1", "2024-10-03", "hostserien omg 1: Lag Ek – Lag Gran", "lag",
+            "../serie-hostserien/index.html"),
+    ])
+    fees = pd.DataFrame(columns=["organisation", "club", "month", "level", "form", "sessions", "player_sessions",
+                                 "amount_sek"])
+    write_month_pages((summary, fees, tmp_path))
+    md = (tmp_path / "norr" / "månad-2024-10" / "index.md").read_text(encoding="utf-8").splitlines()
+    assert [line.split(" | ")[0] for line in md if line.startswith("| 2024-")] == ["| 2024-10-03", "| 2024-10-08"]
+    html = (tmp_path / "norr" / "månad-2024-10" / "index.html").read_text(encoding="utf-8")
+    assert html.index("2024-10-03") < html.index("2024-10-08")
