@@ -406,12 +406,13 @@ def parse_standings(source_file: str, data: bytes):
         # column, not a field that all scored under 1 % (it would pay no session BP, silently)
         for i in (1, 2):
             scores = st[f"session_{i}_pct"].dropna()
-            if len(scores) >= 2 and 0 < max(scores) <= 1:
-                top = st.loc[scores.astype(float).idxmax()]
-                as_percent = f"{max(scores) * 100:f}".rstrip("0").rstrip(".")
+            highest = max(scores, default=None)  # Decimals, compared exactly
+            if len(scores) >= 2 and 0 < highest <= 1:
+                top = st.loc[scores.index[list(scores).index(highest)]]
+                as_percent = f"{highest * 100:f}".rstrip("0").rstrip(".")
                 problems.append((source_file, top["location"],
-                                 f"session_{i}: expected percentages such as 63.40, found {_show(str(max(scores)))} as the "
-                                 f"highest score of {len(scores)}: these look like fractions ({max(scores)} = {as_percent} %), "
+                                 f"session_{i}: expected percentages such as 63.40, found {_show(str(highest))} as the "
+                                 f"highest score of {len(scores)}: these look like fractions ({highest} = {as_percent} %), "
                                  "as a spreadsheet stores percentages; write them as percentages"))
         # ranks within each field (unit, flight) must be competition ranks: 1, 2, 3=, 3=, 5 ...
         if not line_problems:
