@@ -63,27 +63,23 @@ events as (
     group by all
 ),
 
-weighted as (
+event_rows as (
+    -- each result list's sessions by its boards (session_weights.csv)
     select
         events.organisation,
         events.club,
         events.month,
         events.level,
         events.form,
-        cast(split_part(session_weights.sessions, '/', 1) as decimal(10, 4))
-            / cast(coalesce(nullif(split_part(session_weights.sessions, '/', 2), ''), '1') as decimal(10, 4)) as sessions,
+        session_weights.sessions,
         events.players,
-        cast(fee_rates.sek_per_player_session as decimal(10, 2)) as rate
+        events.rule_version
     from events
     join session_weights
         on session_weights.rule_version = events.rule_version
         and session_weights.level = events.level
         and events.boards >= cast(session_weights.boards_from as integer)
         and (session_weights.boards_to = '' or events.boards <= cast(session_weights.boards_to as integer))
-    join fee_rates
-        on fee_rates.rule_version = events.rule_version
-        and fee_rates.level = events.level
-        and fee_rates.form = events.form
 ),
 
 played_matches as (
@@ -130,6 +126,7 @@ team_rows as (
         played_matches.club,
         played_matches.month,
         series_levels.level,
+        'lag' as form,
         played_matches.players,
         team_session_weights.sessions,
         played_matches.rule_version
@@ -149,6 +146,7 @@ team_rows as (
         finished_series.club,
         finished_series.month,
         series_levels.level,
+        'lag' as form,
         finished_series.players,
         team_session_weights.sessions,
         finished_series.rule_version
@@ -162,28 +160,23 @@ team_rows as (
         and team_session_weights.per = 'competition'
 ),
 
-weighted_team as (
-    select
-        team_rows.organisation,
-        team_rows.club,
-        team_rows.month,
-        team_rows.level,
-        fee_rates.form,
-        cast(split_part(team_rows.sessions, '/', 1) as decimal(10, 4))
-            / cast(coalesce(nullif(split_part(team_rows.sessions, '/', 2), ''), '1') as decimal(10, 4)) as sessions,
-        team_rows.players,
-        cast(fee_rates.sek_per_player_session as decimal(10, 2)) as rate
-    from team_rows
-    join fee_rates
-        on fee_rates.rule_version = team_rows.rule_version
-        and fee_rates.level = team_rows.level
-        and fee_rates.form = 'lag'
-),
-
 charged as (
-    select * from weighted
-    union all
-    select * from weighted_team
+    -- the sessions ('1', '1/2', '1/4' in the tables) as a number, at the fee of the level and form
+    select
+        sessions_of.organisation,
+        sessions_of.club,
+        sessions_of.month,
+        sessions_of.level,
+        sessions_of.form,
+        cast(split_part(sessions_of.sessions, '/', 1) as decimal(10, 4))
+            / cast(coalesce(nullif(split_part(sessions_of.sessions, '/', 2), ''), '1') as decimal(10, 4)) as sessions,
+        sessions_of.players,
+        cast(fee_rates.sek_per_player_session as decimal(10, 2)) as rate
+    from (select * from event_rows union all by name select * from team_rows) as sessions_of
+    join fee_rates
+        on fee_rates.rule_version = sessions_of.rule_version
+        and fee_rates.level = sessions_of.level
+        and fee_rates.form = sessions_of.form
 )
 
 select
