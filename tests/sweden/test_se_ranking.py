@@ -45,6 +45,9 @@ def test_rates_and_every_exception(rules):
     assert rp(rules, "förhöjt guld", gp=10) == 150  # 10 × 15
     assert rp(rules, "sm-parfinal", gp="45/2") == 203  # SM pairs final: 22.5 × 9 = 202.5 → 203
     assert rp(rules, "allsvenskan-div3", gp="5/2") == 25  # division III: 2.5 gp came from 25 sp: 25 rp
+    # division III is a silver series (Tabell E7, "Silver, Lagserie": "Rankingpoäng baseras dock på
+    # det inspelade antalet silverpoäng"), not a gold event: 1 rp a silver point, not 1.5
+    assert rp(rules, "allsvenskan-div3", sp=20) == 20
     assert rp(rules, "april-oktober-silver", sp=40) == 0
     assert rp(rules, "simultan", sp=40) == 0
     assert rp(rules, "utland", gp=5) == 0
