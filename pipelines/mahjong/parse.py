@@ -99,7 +99,8 @@ def empty_orphans() -> pd.DataFrame:
 
 
 # After NFKC: full-width digits/letters are ASCII and "－" is "-". These minus signs are not.
-_MINUS_SIGNS = {"\u2212": "-", "▲": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-"}
+# ▲ and △ are the minus signs of Japanese accounts and score sheets (△5000 is −5000)
+_MINUS_SIGNS = {"\u2212": "-", "▲": "-", "△": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-"}
 _MINUS_CLASS = "[" + "".join(_MINUS_SIGNS) + "]"
 # Control characters, line/paragraph separators, a BOM inside the text (two files pasted
 # together), zero-width spaces: read as a space, so "\ufeff2026-11-03" is still a date line.

@@ -14,7 +14,7 @@ Text posts (``*.txt``) as a league's bulletin board shows them::
     ・１位らつみ 55000            <- four rank lines: "・", rank, "位", name, space, score
     ・２位りつみ 28000
     ・３位るつみ 22000
-    ・４位れつみ -5000            <- negative: -5000, －5000, −5000 or ▲5000
+    ・４位れつみ -5000            <- negative: -5000, －5000, −5000, ▲5000 or △5000
     らつみさんが役満、四暗刻を和了しました。   <- yakuman line: +1 for that player (season 2)
 
 CSV (``*.csv``): ``date,game,rank,player,score,yakuman``, one row per player per game; a blank
@@ -152,7 +152,7 @@ _DATE_RES = [
     re.compile(r"^([0-9]{4})年([0-9]{1,2})月([0-9]{1,2})日\s*(?:\([^()]*\))?$"),
 ]
 _LOOKS_LIKE_RANK = re.compile(r"^・\s*[0-9]+\s*位")
-_RANK_RE = re.compile(r"^・\s*([0-9]+)\s*位\s*(.*?)\s+([-−▲]?)([0-9]+)$")
+_RANK_RE = re.compile(r"^・\s*([0-9]+)\s*位\s*(.*?)\s+([-−▲△]?)([0-9]+)$")
 _YAKUMAN_RE = re.compile(r"^(.+?)(?:さん)?が役満、(.+?)を和了しました。?$")
 
 
@@ -316,7 +316,7 @@ CSV_COLUMNS = ["date", "game", "rank", "player", "score", "yakuman"]
 
 def _int(s: str) -> int:
     s = _nfkc(s)
-    neg = s[:1] in ("-", "−", "▲")
+    neg = s[:1] in ("-", "−", "▲", "△")
     if neg:
         s = s[1:]
     if not s.isdigit() or not s.isascii():

@@ -76,7 +76,7 @@ scores = st.one_of(
     st.integers(-50_000, 120_000).map(str),
     st.integers(-50_000, 120_000).map(lambda n: f"{n:,}"),
     st.integers(-50_000, 120_000).map(lambda n: str(n).translate(FULL)),
-    st.builds(lambda sign, n: f"{sign}{n}", st.sampled_from(["−", "▲", "－", "–"]), st.integers(0, 50_000)),
+    st.builds(lambda sign, n: f"{sign}{n}", st.sampled_from(["−", "▲", "△", "－", "–"]), st.integers(0, 50_000)),
     st.integers(-(10 ** 30), 10 ** 30).map(str),
     st.text(alphabet="0123456789,-OoＯ点 ", min_size=1, max_size=25),
 )

@@ -17,12 +17,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_scores_in_every_notation_the_league_uses():
+    # ▲ and △ are both minus in Japanese score sheets: 55300 + 27700 + 22000 − 5000 = 100000
     text = "2026-11-03\n・１位A ５５０００\n・2位B 28,000\n・３位C 22000点\n・４位D －5000\n\n" \
-           "・1位E 62000\n・2位F 30000\n・3位G −1000\n・4位H ▲1000\n"
+           "・1位E 62000\n・2位F 30000\n・3位G −1000\n・4位H ▲1000\n\n" \
+           "・1位I 55300\n・2位J 27700\n・3位K 22000\n・4位L △5000\n"
     results, _, _ = parse_text("x.txt", text)
-    assert results["score"].tolist() == [55000, 28000, 22000, -5000, 62000, 30000, -1000, -1000]
-    assert results["rank"].tolist() == [1, 2, 3, 4, 1, 2, 3, 4]
-    assert results["game_seq"].tolist() == [1, 1, 1, 1, 2, 2, 2, 2]
+    assert results["score"].tolist() == [55000, 28000, 22000, -5000, 62000, 30000, -1000, -1000,
+                                         55300, 27700, 22000, -5000]
+    assert results["rank"].tolist() == [1, 2, 3, 4] * 3
+    assert results["game_seq"].tolist() == [1] * 4 + [2] * 4 + [3] * 4
+    assert results["problem"].isna().all()
 
 
 @pytest.mark.parametrize("line", ["2026-11-03", "2026/11/03", "2026年11月3日", "２０２６年１１月３日（火）", "2026/11/3 (火)"])

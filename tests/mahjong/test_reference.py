@@ -308,7 +308,7 @@ def test_date_lines(line, expected):
     assert g.date == expected
 
 
-@pytest.mark.parametrize("score", ["-5000", "－5000", "−5000", "▲5000", "▲５０００", "－５０００"])
+@pytest.mark.parametrize("score", ["-5000", "－5000", "−5000", "▲5000", "▲５０００", "－５０００", "△5000"])
 def test_negative_scores(score):
     (g,) = ref.parse_text(f"2026-10-10\n・１位a 55000\n・２位b 28000\n・３位c 22000\n・４位d {score}\n")
     assert g.entries[3].score == -5000
