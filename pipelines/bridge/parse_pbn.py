@@ -46,6 +46,8 @@ from pipelines.bridge.parse_common import (
 )
 
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s*"(.*)"\s*\]$')
+# the tags of a result written as tags (a teams file without a ScoreTable)
+_RESULT_TAGS = ("Declarer", "Contract", "Result", "Score")
 
 
 def _match_tag(s: str):
@@ -334,10 +336,15 @@ def parse_pbn(source_file: str, data: bytes) -> tuple[dict[str, pd.DataFrame], p
                              "declarer_raw": _clean(rec.get("Declarer", "")), "result_raw": _clean(rec.get("Result", "")),
                              "score_raw": sns, "adjusted_raw": adjusted, "location": loc})
         elif "Contract" in g["tags"]:
-            loc = f"BOARD {shown}, ROOM {clip(tag(g, 'Room') or '?', 20)} (line {g['line']})"
+            # the result is named by the lines of its own tags ([Declarer] to [Score]), where the
+            # secretary looks for a wrong contract or score; a missing team or room by the game's
+            room_shown = f"BOARD {shown}, ROOM {clip(tag(g, 'Room') or '?', 20)}"
+            result_lines = [g["tags"][t][1] for t in _RESULT_TAGS if t in g["tags"]]
+            first_no, last_no = min(result_lines), max(result_lines)
+            loc = f"{room_shown} (line {first_no})" if first_no == last_no else f"{room_shown} (lines {first_no}–{last_no})"
             home, visit, room = tag(g, "HomeTeam"), tag(g, "VisitTeam"), tag(g, "Room").lower()
             if not (home and visit and room in ("open", "closed")):
-                q.append((loc, "a result without a ScoreTable needs [HomeTeam], [VisitTeam] and [Room \"Open\"|\"Closed\"] to tell who sat North-South"))
+                q.append((f"{room_shown} (game at line {g['line']})", "a result without a ScoreTable needs [HomeTeam], [VisitTeam] and [Room \"Open\"|\"Closed\"] to tell who sat North-South"))
                 continue
             ns, ew = (home, visit) if room == "open" else (visit, home)
             recs.append({**common, "section": tag(g, "Section") if tag(g, "Section") not in ("", "#") else "",

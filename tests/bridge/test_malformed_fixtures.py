@@ -231,7 +231,8 @@ def test_a_teams_file_with_one_room_only_beside_a_complete_one_does_not_fail_the
     """Issue 14: the sample teams PBN and a line-shuffled copy failed the run together
     (EventRecord location not_nullable): the copy's only scorable lines were boards of one room,
     so its session had no board result, and its session row had no board range. The fixture is
-    that case, small: both its boards were played in the Open room only."""
+    that case, small: both its boards were played in the Open room only. Each result is named by
+    the lines of its own tags, [Declarer] to [Score] (lines 13–16 and 27–30 of the fixture)."""
     sample = ROOT / "data" / "samples" / "inbox" / CLUB / "2026-11-15-sunday-teams.pbn"
     bridge_office.post(f"{CLUB}/sunday-teams.pbn", sample.read_bytes())
     bridge_office.post(f"{CLUB}/one-room.pbn", (FIXTURES / "teams_one_room_only.pbn").read_bytes())
@@ -239,12 +240,29 @@ def test_a_teams_file_with_one_room_only_beside_a_complete_one_does_not_fail_the
     assert result.exit_code == nightly.EXIT_QUARANTINE
     q = bridge_office.query("select source_file, location, reason from quarantine order by location")
     assert q["source_file"].tolist() == [f"{CLUB}/one-room.pbn"] * 2
-    assert q["location"].tolist() == ["BOARD 1, ROOM Open (line 4)", "BOARD 2, ROOM Open (line 18)"]
+    assert q["location"].tolist() == ["BOARD 1, ROOM Open (lines 13–16)", "BOARD 2, ROOM Open (lines 27–30)"]
     assert q["reason"].str.contains("result in one room only").all()
     events = bridge_office.query("select source_file from events")
     assert events["source_file"].tolist() == [f"{CLUB}/sunday-teams.pbn"]
     sessions = bridge_office.query("select source_file from bridge_sessions")
     assert sessions["source_file"].tolist() == [f"{CLUB}/sunday-teams.pbn"]
+
+
+def test_a_teams_result_written_as_tags_is_named_by_its_own_lines():
+    """A teams PBN without a ScoreTable writes each result as tags. A wrong contract is named by
+    the lines of its result's tags, [Declarer] to [Score], where the secretary corrects it; a game
+    that lacks its [HomeTeam] by the line where the game starts. In the fixture with board 1's
+    [HomeTeam] line removed, board 1 starts at line 4 and board 2's result tags move up a line,
+    to 26–29; its contract, on line 27, is made '3NZ'."""
+    text = (FIXTURES / "teams_one_room_only.pbn").read_text(encoding="utf-8")
+    text = text.replace('[HomeTeam "4"]\n[VisitTeam "1"]\n[Dealer "N"]', '[VisitTeam "1"]\n[Dealer "N"]', 1)
+    text = text.replace('[Contract "3NT"]', '[Contract "3NZ"]')
+    assert text.splitlines()[26] == '[Contract "3NZ"]'
+    _, q = parse_pbn(f"{CLUB}/teams.pbn", text.encode("utf-8"))
+    found = dict(zip(q["location"], q["reason"]))
+    assert set(found) == {"BOARD 2, ROOM Open (lines 26–29)", "BOARD 1, ROOM Open (game at line 4)"}
+    assert "'3NZ' is not a contract" in found["BOARD 2, ROOM Open (lines 26–29)"]
+    assert "[HomeTeam]" in found["BOARD 1, ROOM Open (game at line 4)"]
 
 
 def test_the_sample_teams_file_and_a_line_shuffled_copy_in_one_batch(tmp_path):
