@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import os
 import tomllib
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -62,33 +63,65 @@ def nearest(name: str, known: list[str]) -> str:
     return f" (did you mean {match[0]!r}?)" if match else ""
 
 
-def describe(error: ValidationError, path: Path, model: type[BaseModel]) -> str:
-    """One line per problem: file, key, what was expected, what was found, the nearest valid key."""
-    known = list(model.model_fields)
+def _model_at(model: type[BaseModel], loc: tuple) -> type[BaseModel] | None:
+    """The settings model that holds the key at `loc` (('seasons', 0, 'end_on') -> the model of a
+    [[seasons]] table), so a misspelt key is compared with its own table's keys."""
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(str(part))
+        if field is None:
+            return None
+        inner = [a for a in (field.annotation, *typing.get_args(field.annotation))
+                 if isinstance(a, type) and issubclass(a, BaseModel)]
+        if not inner:
+            return None
+        model = inner[0]
+    return model
+
+
+def _key_name(loc: tuple) -> str:
+    """'months_per_period', or 'seasons[2].ends_on' for a key of the second [[seasons]] table."""
+    out = ""
+    for part in loc:
+        out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def describe(error: ValidationError, path: Path | str, model: type[BaseModel]) -> str:
+    """One line per problem: file, key, what was expected, what was found, the nearest valid key
+    (of the table the key is in). Tables of a list are counted from 1, as the file shows them."""
     lines = []
     for problem in error.errors():
-        key = ".".join(str(p) for p in problem["loc"]) or "(top level)"
-        found = problem.get("input")
+        loc, found = tuple(problem["loc"]), problem.get("input")
+        key = _key_name(loc)
         if problem["type"] == "extra_forbidden":
-            lines.append(f"{path}: unknown key {key!r}{nearest(str(problem['loc'][0]), known)}; "
+            owner = _model_at(model, loc)
+            known = list(owner.model_fields) if owner else []
+            lines.append(f"{path}: unknown key {key!r}{nearest(str(loc[-1]), known)}; "
                          f"expected one of: {', '.join(known)}")
+        elif problem["type"] == "missing":
+            lines.append(f"{path}: key {key!r} is missing: it is required")
         else:
             lines.append(f"{path}: key {key!r}: {problem['msg'].lower()}; found {found!r}")
     return "\n".join(lines)
 
 
-def read_settings(path: Path, model: type[BaseModel]) -> BaseModel:
+def read_settings(path: Path, model: type[BaseModel], shown: str | None = None) -> BaseModel:
+    """The TOML file at `path` validated by `model`; errors name the file as `shown` (default: its
+    path), each key, what was expected and what was found."""
+    name = shown or path
     try:
         with path.open("rb") as handle:
             raw = tomllib.load(handle)
     except OSError as error:
-        raise ConfigError(f"{path}: cannot read the file: {error.strerror or error}") from error
+        raise ConfigError(f"{name}: cannot read the file: {error.strerror or error}") from error
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+        raise ConfigError(f"{name}: not valid TOML: {error}") from error
     try:
         return model.model_validate(raw)
     except ValidationError as error:
-        raise ConfigError(describe(error, path, model)) from None
+        raise ConfigError(describe(error, name, model)) from None
 
 
 def find_config(explicit: Path | None, cwd: Path | None = None) -> Path | None:

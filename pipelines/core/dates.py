@@ -39,3 +39,9 @@ def iso_days(dates: pd.Series) -> pd.Series:
     labels = pc.strftime(distinct.cast(pa.timestamp("s")), format="%Y-%m-%d")
     keys = pc.take(labels, pc.index_in(days, value_set=distinct))
     return pd.Series(pd.arrays.ArrowStringArray(keys), index=dates.index)
+
+
+def as_dates(values: pd.Series) -> pd.Series:
+    """Dates (text such as '2009-04-01', or timestamps) as `datetime.date` values: a frame handed
+    to DuckDB then gives a DATE column, as the warehouse's dates are (not VARCHAR)."""
+    return pd.Series(pd.to_datetime(values).dt.date, index=values.index, name=values.name)

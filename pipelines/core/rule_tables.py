@@ -165,7 +165,7 @@ def problems(cases: pd.DataFrame, model: type[pa.DataFrameModel], frame: pd.Data
     for case in cases.itertuples():
         check, column, found, index = str(case.check), case.column, case.failure_case, case.index
         order = -1 if index is None else int(index)
-        if re.match(r"^[A-Za-z]+Error\(", str(found or "")):
+        if isinstance(found, str) and re.match(r"^[A-Za-z]+Error\(", found):
             continue  # the check could not run on a cell reported below (text where a number belongs)
         if check.startswith(("coerce_dtype(", "dtype(")):
             if index is None or _converts(found, check):

@@ -6,7 +6,6 @@ from typing import Literal
 import hashlib
 import importlib.resources
 import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -86,14 +85,6 @@ class StatePaths:
     @property
     def lock(self) -> Path:
         return self.root / ".lock"
-
-
-def read_toml(path: Path) -> dict:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise SettingsError(f"{path}: cannot read settings: {error}") from error
 
 
 class OrganisationSettings(BaseModel):

@@ -4,17 +4,44 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
 
-from pipelines.core.config import nearest
-from pipelines.core.settings import SettingsError, cached_by_content, read_toml
+from pipelines.core.config import nearest, read_settings
+from pipelines.core.settings import SettingsError, cached_by_content
 from pipelines.core.validation import validate_settings
 from schemas.mahjong import Alias, PeriodScheme, PlacingPoints, RuleVersion, Season
 
 # The league's one rounding mode: half-up (away from zero) for points shared by tied scores
 # (to 0.01) and for the leaderboard average (to `average_decimals`, 3 in the seed's rules).
 ROUNDING = ROUND_HALF_UP
+
+
+class SeasonSettings(BaseModel):
+    """The keys of one [[seasons]] table of a calendar; a missing `starts_on` / `ends_on` is
+    open-ended. Values are checked with the seasons' schema (schemas/mahjong.py `Season`), which
+    names a bad date as the other rule tables do."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    season: Any
+    name: Any = None
+    starts_on: Any = None
+    ends_on: Any = None
+
+
+class CalendarSettings(BaseModel):
+    """The keys of data/calendars/<calendar>.toml: a misspelt or missing key is an error naming
+    the nearest one, not a setting silently left out. Values are checked with `PeriodScheme`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    months_per_period: Any
+    anchor: Any
+    period_names: list[str] = Field(min_length=1)
+    seasons: list[SeasonSettings] = []
 
 
 @dataclass(frozen=True)
@@ -66,19 +93,20 @@ def _load(data_dir: Path, organisation: pd.Series) -> LeagueRules:
     if missing:
         raise SettingsError(f"rules/mahjong/placing_points.csv has no placing points for {sorted(missing)}")
 
-    settings = read_toml(_named_file(data_dir, "calendars", calendar, ".toml", organisation, "calendar"))
+    settings = read_settings(_named_file(data_dir, "calendars", calendar, ".toml", organisation, "calendar"),
+                             CalendarSettings, shown=f"calendars/{calendar}.toml")
     seasons = pd.DataFrame(
         [
-            {"calendar": calendar, "season": s.get("season"), "name": s.get("name", s.get("season")),
-             "starts_on": s.get("starts_on"), "ends_on": s.get("ends_on")}
-            for s in settings.get("seasons", [])
+            {"calendar": calendar, "season": s.season, "name": s.name or s.season,
+             "starts_on": s.starts_on, "ends_on": s.ends_on}
+            for s in settings.seasons
         ],
         columns=["calendar", "season", "name", "starts_on", "ends_on"],
     )
     seasons = validate_settings(Season, seasons, f"calendars/{calendar}.toml [[seasons]]", lambda i: f"number {i + 1}")
     scheme = pd.DataFrame(
-        [{"calendar": calendar, "months_per_period": settings.get("months_per_period"),
-          "anchor": settings.get("anchor"), "period_names": "|".join(settings.get("period_names", []))}]
+        [{"calendar": calendar, "months_per_period": settings.months_per_period,
+          "anchor": settings.anchor, "period_names": "|".join(settings.period_names)}]
     )
     scheme = validate_settings(PeriodScheme, scheme, f"calendars/{calendar}.toml", None)
 

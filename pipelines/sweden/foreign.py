@@ -25,6 +25,7 @@ from decimal import Decimal
 
 import pandas as pd
 
+from pipelines.core.dates import as_dates
 from pipelines.sweden import awards as A
 from pipelines.core.keyvalue import decode
 from pipelines.core.text import clip, split_line
@@ -150,7 +151,7 @@ def fee_limits_table(rules: SwedenRules) -> pd.DataFrame:
     v = rules.tables["rule_versions"]
     return pd.DataFrame({
         "rule_version": v["rule_version"].astype(str).to_numpy(),
-        "effective_from": v["effective_from"].astype(str).to_numpy(),
+        "effective_from": as_dates(v["effective_from"]).to_numpy(),
         "max_per_registration": [str(Decimal(str(rules.param("conversion_fee_max_per_registration", x)))) for x in v["rule_version"]],
         "min_fee": [str(Decimal(str(rules.param("conversion_fee_min", x)))) for x in v["rule_version"]],
     })

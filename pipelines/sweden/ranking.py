@@ -12,6 +12,7 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
+from pipelines.core.dates import as_dates
 from pipelines.sweden.rules import SwedenRules
 
 
@@ -64,7 +65,7 @@ def parameters_table(rules: SwedenRules) -> "pd.DataFrame":
     v = rules.tables["rule_versions"]
     return pd.DataFrame({
         "rule_version": v["rule_version"].astype(str).to_numpy(),
-        "effective_from": v["effective_from"].astype(str).to_numpy(),
+        "effective_from": as_dates(v["effective_from"]).to_numpy(),
         "months": [str(rules.param("ranking_months", x)) for x in v["rule_version"]],
         "results": [str(rules.param("ranking_results", x)) for x in v["rule_version"]],
     })

@@ -32,6 +32,7 @@ from pipelines.core.ranks import repeated
 from pipelines.core.settings import cached_by_content
 from pipelines.core.rule_tables import as_integers, checked, read_csv_text
 from pipelines.core.text import clip
+from pipelines.core.dates import as_dates
 from pipelines.sweden import awards as A
 from pipelines.sweden import championships as DM
 from pipelines.sweden.evenings import check_evenings
@@ -168,14 +169,17 @@ class SwedenSystem:
         weights = rules.tables["session_weights"][["rule_version", "level", "boards_from", "boards_to", "sessions"]].astype(str)
         series_rules = load_series_rules(Path(ctx.data_dir) / "rules" / "sweden")
         return {
-            "se_clubs": clubs[["organisation", "club", "slug", "name", "district", "members"]].astype(str).reset_index(drop=True),
+            # counts as integers and dates as DATE for the analysts, as in every other relation
+            "se_clubs": clubs[["organisation", "club", "slug", "name", "district"]].astype(str).assign(
+                members=pd.to_numeric(clubs["members"]).astype("int64")).reset_index(drop=True),
             "se_members": members[["member", "name", "club"]].astype(str).assign(organisation=org["organisation"]).reset_index(drop=True),
             "se_fee_rates": fees.reset_index(drop=True),
             "se_session_weights": weights.reset_index(drop=True),
             "se_series_levels": series_rules["series_levels"][["rule_version", "table", "level"]].astype(str).reset_index(drop=True),
             "se_team_session_weights": series_rules["team_session_weights"][
                 ["rule_version", "level", "boards_from", "boards_to", "sessions", "per"]].astype(str).reset_index(drop=True),
-            "se_rule_versions": rules.tables["rule_versions"][["rule_version", "effective_from"]].astype(str).reset_index(drop=True),
+            "se_rule_versions": rules.tables["rule_versions"][["rule_version"]].astype(str).assign(
+                effective_from=as_dates(rules.tables["rule_versions"]["effective_from"])).reset_index(drop=True),
             "se_master_classes": rules.tables["master_classes"].drop(columns=["seed"]).astype(str).reset_index(drop=True),
             "se_class_rates": rates_table(rules),
             "se_ranking_parameters": R.parameters_table(rules),

@@ -94,6 +94,26 @@ def test_pointledger_docs_writes_the_dictionary_with_the_warehouse_types(state, 
     assert "where organisation = &#39;sofu-mahjong&#39;" in html
 
 
+def test_every_date_column_of_the_analysts_relations_is_a_date(state):
+    """Issue 12: dates as DATE. A column named as a date (`date`, `*_date`, `effective_from`,
+    `as_of`, `posted_on`, `starts_on`/`ends_on`) is a DATE in every relation of the main schema;
+    the Swedish rule versions, ranking parameters and conversion fee limits were VARCHAR. A club's
+    number of members is a whole number."""
+    import duckdb
+
+    con = duckdb.connect(str(state / "warehouse.duckdb"), read_only=True)
+    try:
+        columns = con.execute("select table_name, column_name, data_type from duckdb_columns() where schema_name = 'main'"
+                              ).fetchall()
+    finally:
+        con.close()
+    dated = [(t, c, ty) for t, c, ty in columns
+             if c in ("date", "effective_from", "as_of", "posted_on", "starts_on", "ends_on") or c.endswith("_date")]
+    assert {t for t, _, _ in dated} >= {"se_rule_versions", "se_ranking_parameters", "se_conversion_fee_limits", "awards"}
+    assert [(t, c, ty) for t, c, ty in dated if ty != "DATE"] == []
+    assert ("se_clubs", "members", "BIGINT") in columns
+
+
 def test_pointledger_docs_without_a_warehouse_says_so(tmp_path):
     result = CliRunner().invoke(main, ["docs", "--state", str(tmp_path / "nothing")])
     assert result.exit_code == 1 and "run `pointledger run` first" in result.output

@@ -61,6 +61,18 @@ def _office(tmp_path: Path, table: str, old: str, new: str) -> tuple[Path, Path,
      "calendars/sofu-mahjong.toml key months_per_period: expected a whole number, found 'two'"),
     ("calendars/sofu-mahjong.toml", "ends_on = 2026-09-30", 'ends_on = "2026-09-31"',
      "calendars/sofu-mahjong.toml [[seasons]] number 1 key ends_on: expected a date (2026-04-01), found '2026-09-31'"),
+    # a misspelt key of the calendar (a pydantic model of its keys): named with the nearest key,
+    # also inside a [[seasons]] table, and a stray key beside the right one is not let through
+    # (a misspelt key used to stop the run with a TypeError, or be ignored)
+    ("calendars/sofu-mahjong.toml", "months_per_period = 2", "months_per_perod = 2",
+     "calendars/sofu-mahjong.toml: unknown key 'months_per_perod' (did you mean 'months_per_period'?)"),
+    ("calendars/sofu-mahjong.toml", "anchor = 2026-06-01", "anchr = 2026-06-01",
+     "calendars/sofu-mahjong.toml: unknown key 'anchr' (did you mean 'anchor'?)"),
+    ("calendars/sofu-mahjong.toml", "ends_on = 2026-09-30", "end_on = 2026-09-30",
+     "calendars/sofu-mahjong.toml: unknown key 'seasons[1].end_on' (did you mean 'ends_on'?); "
+     "expected one of: season, name, starts_on, ends_on"),
+    ("calendars/sofu-mahjong.toml", "months_per_period = 2", "months_per_period = 2\nmonths_per_perod = 2",
+     "calendars/sofu-mahjong.toml: unknown key 'months_per_perod' (did you mean 'months_per_period'?)"),
     # an office's own discrete VP table (the bundled file has its header only): line 2
     ("rules/bridge/vp_scale_tables.csv", "vp_winner,vp_loser\n", "vp_winner,vp_loser\nT20,1,99,0,,20,O\n",
      "rules/bridge/vp_scale_tables.csv line 2 column vp_loser: expected text of the form '^\\d+(\\.\\d+)?$', found 'O'"),
