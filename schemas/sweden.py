@@ -167,7 +167,7 @@ class RallyBonus(pa.DataFrameModel):
     """rally_bonus.csv: "Rallybonus vid totalt antal startande par" (seed p. 5): the gold bonus of a
     district rally's first places, by the row of the largest pairs_from not above the rally's pairs."""
     rule_version: Series[str] = pa.Field()
-    pairs_from: Series[int] = pa.Field(ge=1)
+    pairs_from: Series[str] = pa.Field(str_matches=NUMBER)  # 96, 101, 200.5 ("över 200": pairs come in halves)
     place: Series[int] = pa.Field(ge=1, le=16)
     points: Series[int] = pa.Field(ge=1)
     denomination: Series[str] = pa.Field(isin=["gp"])

@@ -25,7 +25,7 @@ import pandas as pd
 from pipelines.core.keyvalue import read_key_values
 from pipelines.core.text import clip
 from pipelines.sweden.parse import FALLBACKS
-from pipelines.sweden.rules import SwedenRules
+from pipelines.sweden.rules import SwedenRules, frac
 
 SUFFIX = ".rally.txt"
 PLACES = ("plac_1", "plac_2", "plac_3", "plac_4")
@@ -100,12 +100,14 @@ def equivalent_pairs(form: str, entrants: int, rules: SwedenRules, version: str)
 
 def bonus_places(rules: SwedenRules, version: str, pairs: Fraction) -> list[int]:
     """The bonus of places 1, 2, ... for a rally of `pairs` starting pairs (rally_bonus.csv: the row
-    of the largest pairs_from not above it); empty below the first row."""
+    of the largest pairs_from not above it, compared exactly: pairs come in halves, so "över 200"
+    is written 200.5); empty below the first row."""
     t = rules.tables["rally_bonus"]
-    t = t[(t["rule_version"] == version) & (t["pairs_from"] <= pairs)]
+    t = t[t["rule_version"] == version]
+    t = t[[frac(v) <= pairs for v in t["pairs_from"]]]
     if t.empty:
         return []
-    t = t[t["pairs_from"] == t["pairs_from"].max()].sort_values("place")
+    t = t[t["pairs_from"].map(frac) == max(map(frac, t["pairs_from"]))].sort_values("place")
     return [int(v) for v in t["points"]]
 
 

@@ -939,9 +939,17 @@ class _Batch:
             elif district_of.get(rows["club"].iloc[0], "") != rally["district"]:
                 wrong.append(f"{short} is of club {rows['club'].iloc[0]} in district "
                              f"{district_of.get(rows['club'].iloc[0], '?')!r}, not {rally['district']!r}")
+            elif ev.get("final") not in (None, "A"):
+                # a B/C-final is part of its event (docs/sweden.md, Finals), whose starting pairs
+                # are the qualification's: counted once, by its A-final's kval_par
+                wrong.append(f"{short} is the {ev['final']}-final of its event: list the event once, by its A-final "
+                             "(a rally counts the pairs that started the qualification, kval_par)")
+            elif ev.get("gemensam_lista"):
+                wrong.append(f"{short} is the common list of a simultaneous event: its pairs are those of the heats; "
+                             "list the heats, which are the events")
             else:
-                counted.append(rows)
-        dates = [pd.Timestamp(r["event_date"].iloc[0]).date() for r in counted]
+                counted.append((rows, ev))
+        dates = [pd.Timestamp(r["event_date"].iloc[0]).date() for r, _ in counted]
         rally_date = rally["date"] or (max(dates) if dates else None)
         version = self.rules.for_date(rally_date) if rally_date else None
         least = int(self.rules.param("rally_min_events", version)) if version else 6
@@ -951,8 +959,11 @@ class _Batch:
             for reason in wrong:
                 self._reject(f.source_file, where, f"tävlingar: {reason}")
             return
-        per_event = [sum(RB.equivalent_pairs(r["form"].iloc[0], int(n), self.rules, version)
-                         for n in r.drop_duplicates("competition")["field_size"]) for r in counted]
+        # "totalt antal startande par": an A-final's event started with the qualification's pairs
+        per_event = [RB.equivalent_pairs(r["form"].iloc[0], int(ev["field"]), self.rules, version)
+                     if ev.get("final") == "A" and ev.get("field") else
+                     sum(RB.equivalent_pairs(r["form"].iloc[0], int(n), self.rules, version)
+                         for n in r.drop_duplicates("competition")["field_size"]) for r, ev in counted]
         pairs = sum(per_event, Fraction(0))
         points = RB.bonus_places(self.rules, version, pairs)
         key = f.source_file[: -len(RB.SUFFIX)]

@@ -56,6 +56,7 @@ def test_the_bands_and_the_equivalents_by_hand():
     assert RB.bonus_places(rules, "se-2009", Fraction(100)) == [1]
     assert RB.bonus_places(rules, "se-2009", Fraction(101)) == [2, 1]
     assert RB.bonus_places(rules, "se-2009", Fraction(200)) == [2, 1]
+    assert RB.bonus_places(rules, "se-2009", Fraction(401, 2)) == [3, 2, 1]  # 200.5: "över 200"
     assert RB.bonus_places(rules, "se-2009", Fraction(201)) == [3, 2, 1]
     # "8 lag likställs med 16 par"; 15 players are 7.5 pairs (a half pair does not reach the next band:
     # 100.5 pairs is in the 96-100 row, our decision, docs/sweden.md)
@@ -174,3 +175,56 @@ def test_a_binary_file_is_one_whole_file_reason(office):
     q = office.query("select location, reason from quarantine where source_file = ?", [f"{ORG}/stockholm/skrap.rally.txt"])
     assert list(q["location"]) == ["whole file"]
     assert "found binary data (NUL bytes): is this the right file?" in q["reason"][0]
+
+
+def test_what_a_rally_counts_of_finals_simultaneous_events_and_half_pairs(tmp_path):
+    """"Rallybonus vid totalt antal startande par" (p. 5), counted as an audit found it wanting (one
+    office, two nights; a rally reads only the events it names):
+    - an A-final with carry-over counts the pairs that started its qualification (kval_par 60), not
+      its 10 finalists: 5 × 16 + 60 = 140 pairs, 2 and 1 gp (was 90 pairs, no bonus);
+    - a B-final is part of its event ("A B/C-final is part of its event", docs/sweden.md, Finals):
+      listing it as a further event is refused (three qualifications with A- and B-finals were six
+      events);
+    - the common list of a simultaneous event holds the heats' pairs: listing it is refused (its
+      pairs were counted twice);
+    - "3, 2 och 1 gp över 200 par": 4 × 40 + 24 pairs + 33 players (16.5 pairs) = 200.5 pairs is
+      över 200 (was the 101-200 row)."""
+    from office import Office
+
+    office = Office(tmp_path)
+    register(office)
+    dates = iter(f"2024-{m:02d}-{d:02d}" for m in range(9, 13) for d in (3, 10, 17, 24))
+    sixteen = []
+    for i in range(5):
+        post_event(office, "bk-lavec", f"sexton-{i + 1}", 16, datum=next(dates), **SILVER)
+        sixteen.append(f"bk-lavec/sexton-{i + 1}")
+    final = {**SILVER, "brickor": "48", "kval_ronder": "12", "final_ronder": "12"}
+    post_event(office, "bk-lavec", "a-final", 10, datum=next(dates), final="A", kval_par="60", **final)
+    post_event(office, "bk-lavec", "b-final", 20, start=20, datum=next(dates), final="B", carry_over="ja", kval_par="60",
+               första_plac="11", tk_tillstånd="TK 2024/17", **final)
+    heat_day = next(dates)
+    post_event(office, "bk-lavec", "heat", 10, datum=heat_day, simultan="ja", **SILVER)
+    post_event(office, "bk-lavec", "gemensam", 20, datum=heat_day, gemensam_lista="ja", **SILVER)
+    large = []
+    for i, n in enumerate([40, 40, 40, 40, 24]):
+        post_event(office, "bk-lavec", f"stor-{i + 1}", n, datum=next(dates), **SILVER)
+        large.append(f"bk-lavec/stor-{i + 1}")
+    post_event(office, "bk-lavec", "individuell", 33, per=1, datum=next(dates), **{**SILVER, "form": "individuell"})
+    office.run()
+    assert _quarantine(office) == []
+    _rally(office, "rallyt-afinal", sixteen + ["bk-lavec/a-final"], plac_1="200000", plac_2="200001")
+    _rally(office, "rallyt-bfinal", sixteen[:4] + ["bk-lavec/a-final", "bk-lavec/b-final"], plac_1="200000")
+    _rally(office, "rallyt-gemensam", sixteen[:4] + ["bk-lavec/heat", "bk-lavec/gemensam"], plac_1="200000")
+    _rally(office, "rallyt-halv", large + ["bk-lavec/individuell"], plac_1="200010", plac_2="200020", plac_3="200030")
+    office.run()
+    assert _bonus(office, "rallyt-afinal") == {"200000": 2, "200001": 1}
+    basis = office.query("select basis from awards where event_id = ? and player_id = '200000'",
+                         [f"{ORG}/stockholm/rallyt-afinal"])["basis"][0]
+    assert "6 silver events, 140 pairs (16 + 16 + 16 + 16 + 16 + 60)" in basis
+    assert _bonus(office, "rallyt-halv") == {"200010": 3, "200020": 2, "200030": 1}
+    q = office.query("select source_file, reason from quarantine")
+    by_file = {f.rsplit("/", 1)[-1]: r for f, r in zip(q["source_file"], q["reason"])}
+    assert set(by_file) == {"rallyt-bfinal.rally.txt", "rallyt-gemensam.rally.txt"}
+    assert "bk-lavec/b-final is the B-final of its event: list the event once, by its A-final" in by_file["rallyt-bfinal.rally.txt"]
+    assert "bk-lavec/gemensam is the common list of a simultaneous event" in by_file["rallyt-gemensam.rally.txt"]
+    assert _bonus(office, "rallyt-bfinal") == {} and _bonus(office, "rallyt-gemensam") == {}
