@@ -171,7 +171,7 @@ class SwedenSystem:
         return {
             # counts as integers and dates as DATE for the analysts, as in every other relation
             "se_clubs": clubs[["organisation", "club", "slug", "name", "district"]].astype(str).assign(
-                members=pd.to_numeric(clubs["members"]).astype("int64")).reset_index(drop=True),
+                member_count=pd.to_numeric(clubs["members"]).astype("int64")).reset_index(drop=True),
             "se_members": members[["member", "name", "club"]].astype(str).assign(organisation=org["organisation"]).reset_index(drop=True),
             "se_fee_rates": fees.reset_index(drop=True),
             "se_session_weights": weights.reset_index(drop=True),

@@ -98,7 +98,8 @@ def test_every_date_column_of_the_analysts_relations_is_a_date(state):
     """Issue 12: dates as DATE. A column named as a date (`date`, `*_date`, `effective_from`,
     `as_of`, `posted_on`, `starts_on`/`ends_on`) is a DATE in every relation of the main schema;
     the Swedish rule versions, ranking parameters and conversion fee limits were VARCHAR. A club's
-    number of members is a whole number."""
+    number of members is a whole number, `member_count` (it was `members`, text, a name that is a
+    list of member numbers in se_results)."""
     import duckdb
 
     con = duckdb.connect(str(state / "warehouse.duckdb"), read_only=True)
@@ -111,7 +112,7 @@ def test_every_date_column_of_the_analysts_relations_is_a_date(state):
              if c in ("date", "effective_from", "as_of", "posted_on", "starts_on", "ends_on") or c.endswith("_date")]
     assert {t for t, _, _ in dated} >= {"se_rule_versions", "se_ranking_parameters", "se_conversion_fee_limits", "awards"}
     assert [(t, c, ty) for t, c, ty in dated if ty != "DATE"] == []
-    assert ("se_clubs", "members", "BIGINT") in columns
+    assert ("se_clubs", "member_count", "BIGINT") in columns  # `members` is a list in se_results
 
 
 def test_pointledger_docs_without_a_warehouse_says_so(tmp_path):
