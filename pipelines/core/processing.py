@@ -30,6 +30,15 @@ from schemas.common import empty_frame
 from schemas.ledger import AwardDraft, EventRecord, QuarantineDraft
 
 RECORD_COLUMNS = ["source_file", "records_posted", "records_quarantined"]
+
+
+def held_for_event_file(event_file: str, detail: str, this: str, kind: str = "event file") -> str:
+    """The reason of a result list held back whole because its event file has problems. The
+    quarantine view (sql/warehouse/quarantine.sql) reads the event file's path out of this wording
+    and resolves the hold the night a version of that file with no problem of its own is read: keep
+    "held back until the event [settings] file <path> is corrected (" as it is."""
+    return (f"held back until the {kind} {event_file} is corrected ({detail}); send the corrected {kind}, "
+            f"{this} need not be sent again")
 DEFAULT_EXPECTED = "result records in one of the formats documented for this organisation's rule system"
 
 

@@ -46,6 +46,7 @@ import pandas as pd
 
 from pipelines.core import ledger
 from pipelines.core.inbox import IGNORED_PREFIXES, InboxFile, inbox_root, read_partner
+from pipelines.core.processing import held_for_event_file
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.jcbl.awards import aggregate_awards, checked_event, components_of, winning_vp
 from pipelines.jcbl.parse import MAX_MATCHES, REGISTER_NAME, holdings_as_of, parse_event, parse_members, parse_opening_balances, parse_standings
@@ -395,8 +396,7 @@ class _Batch:
                 f" (and {len(eq) - 5} more)" if len(eq) > 5 else "")
             if unit.standings.in_batch:
                 self._reject(unit.standings.source_file, "whole file",
-                             f"held back until the event settings file {unit.event.source_file} is corrected ({detail}); "
-                             "send the corrected event file, these standings need not be sent again")
+                             held_for_event_file(unit.event.source_file, detail, "these standings", kind="event settings file"))
             return None
         if len(sq):
             if unit.event.in_batch:
@@ -424,8 +424,7 @@ class _Batch:
                 f" (and {len(eq) - 5} more)" if len(eq) > 5 else "")
             if results.in_batch:
                 self._reject(results.source_file, "whole file",
-                             f"held back until the event settings file {unit.event.source_file} is corrected ({detail}); "
-                             "send the corrected event file, these travellers need not be sent again")
+                             held_for_event_file(unit.event.source_file, detail, "these travellers", kind="event settings file"))
             return None
         event = {name: frame.assign(event_id=unit.key) for name, frame in event.items()}
         problems = tq

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from pipelines.core.inbox import InboxFile, inbox_root, read_partner
+from pipelines.core.processing import held_for_event_file
 from pipelines.core.system import RunContext, SourceFile, SystemBatch
 from pipelines.core.memory import texts_held_once
 from pipelines.core.ranks import repeated
@@ -441,9 +442,7 @@ class _Batch:
         if ev is None:
             if st_file.in_batch:
                 detail = "; ".join(f"{loc}: {r}" for _, loc, r in eq)
-                self._reject(st_file.source_file, "whole file",
-                             f"held back until the event file {ev_file.source_file} is corrected ({detail}); send the corrected "
-                             "event file, this result list need not be sent again")
+                self._reject(st_file.source_file, "whole file", held_for_event_file(ev_file.source_file, detail, "this result list"))
             return None
         return key, ev, files
 

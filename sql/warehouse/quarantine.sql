@@ -86,6 +86,7 @@ held_then_posted as (
 
 held_for_event_file as (
     -- whole-file rows of a file held back until its event file is corrected; the reason names it
+    -- (its wording: pipelines/core/processing.py `held_for_event_file`)
     select
         run_id,
         organisation,
