@@ -147,7 +147,11 @@ _FRAMES = """window.onload = function () {
     var e = f.contentDocument.documentElement;
     var links = Array.prototype.map.call(f.contentDocument.querySelectorAll("a[href], link[href], script[src]"),
                                          function (a) { return a.href || a.src; });
-    return [f.getAttribute("src"), e.scrollWidth, e.clientWidth, links]; });
+    // a player's name in a list of names laid out on two lines (broken inside the name)
+    var names = f.contentDocument.querySelectorAll("td.names .who");
+    var broken = Array.prototype.filter.call(names, function (n) { return n.getClientRects().length > 1; })
+      .map(function (n) { return n.textContent; });
+    return [f.getAttribute("src"), e.scrollWidth, e.clientWidth, links, names.length, broken]; });
   document.body.setAttribute("data-result", JSON.stringify(out)); };"""
 
 
@@ -158,7 +162,8 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(site, tmp_path):
     Chromium will not open a window narrower than 500 px, so the pages are framed in 390 px iframes.
     The same load checks, for every page, that every link, stylesheet and script the browser
     resolves (a[href], link[href], script[src], as Chromium resolves them) is a file of the site,
-    and that no page writes to the console (no script error, no missing file)."""
+    and that no page writes to the console (no script error, no missing file), and that a bridge
+    session's names wrap between the players only."""
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     assert len(pages) > 300
     frames = "".join(f'<iframe width="390" height="700" src="{p}"></iframe>' for p in pages)
@@ -176,12 +181,15 @@ def test_no_page_scrolls_sideways_on_a_390_px_phone(site, tmp_path):
     assert m, out.stderr[-2000:]
     measured = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
     assert len(measured) == len(pages)
-    assert all(width > 300 for _, _, width, _ in measured)  # each frame was laid out at phone width
-    assert [(src, wide) for src, wide, width, _ in measured if wide > width] == []
+    assert all(width > 300 for _, _, width, *_ in measured)  # each frame was laid out at phone width
+    assert [(src, wide) for src, wide, width, *_ in measured if wide > width] == []
+    # a pair's or team's names wrap between the players, never inside a name ("長谷|川 哲也")
+    assert sum(count for *_, count, _ in measured) > 50
+    assert [(src, broken) for src, *_, broken in measured if broken] == []
     # every link as the browser resolved it: a file of the site (the Atom feed and the chart library
     # included); links leaving the site (none today) would be http(s)
     broken, followed = [], 0
-    for src, _, _, links in measured:
+    for src, _, _, links, *_ in measured:
         for link in links:
             parts = urlsplit(link)
             if parts.scheme != "file":
