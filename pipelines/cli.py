@@ -214,6 +214,13 @@ def _print_difference(result: nightly.RunResult) -> None:
     out.print(f"recomputation {info.get('recomputation_id')}: {info.get('files', 0)} file version(s) re-derived, "
               f"{len(rows)} line(s) changed; {verb} {result.report['award_lines']['reversals']} reversal(s) and "
               f"{result.report['award_lines']['posted']} new line(s)", highlight=False)
+    left_out = info.get("not_rederived", {})
+    for path in left_out.get("removed", []):
+        out.print(f"[yellow]not re-derived: {escape(path)} is no longer in the inbox; its lines stand as posted under the "
+                  "earlier rule data (put the file back and recompute again to re-derive them)[/yellow]", highlight=False)
+    for path in left_out.get("changed", []):
+        out.print(f"[yellow]not re-derived: {escape(path)} has changed since it was posted; the next run posts the new "
+                  "version under the rule data now in data/[/yellow]", highlight=False)
     if not rows:
         return
     columns = ("organisation", "player", "event", "denom.", "before", "after", "delta", "basis after (before)")

@@ -69,6 +69,35 @@ def recomputation_id(run_id: str) -> str:
     return "rc-" + run_id
 
 
+def _chosen(organisations: pd.DataFrame, request) -> pd.Index:
+    """The organisations a recomputation is asked for (all, one, or those of one system)."""
+    chosen = organisations.index.to_series()
+    if request.organisation:
+        chosen = chosen[chosen == request.organisation]
+    if request.system:
+        chosen = chosen[organisations.loc[chosen.index, "system"] == request.system]
+    return chosen.index
+
+
+def _with_events_in_range(versions: pd.DataFrame, lake, request) -> pd.DataFrame:
+    """The file versions (organisation, source_file, sha256, ...) with an event in the requested
+    date range (all of them over the whole range)."""
+    from schemas.ledger import EventRecord
+
+    if request.full_range or versions.empty:
+        return versions
+    events = pd.concat([lake.read("events", EventRecord, org) for org in versions["organisation"].unique()], ignore_index=True)
+    dates = pd.to_datetime(events["event_date"].astype("string"))
+    inside = pd.Series(True, index=events.index)
+    if request.date_from:
+        inside &= dates >= pd.Timestamp(request.date_from)
+    if request.date_to:
+        inside &= dates <= pd.Timestamp(request.date_to)
+    hit = events.loc[inside, ["organisation", "source_file", "source_sha256"]].astype("string").drop_duplicates()
+    return versions.merge(hit.rename(columns={"source_sha256": "sha256"}), on=["organisation", "source_file", "sha256"],
+                          how="inner")
+
+
 def recompute_selection(files: pd.DataFrame, latest: pd.DataFrame, lake, organisations: pd.DataFrame, request) -> pd.DataFrame:
     """The scanned files a recomputation re-derives: the current version of each path that posted
     (wholly or in part), of the organisations and system asked for, with an event in the date
@@ -77,30 +106,29 @@ def recompute_selection(files: pd.DataFrame, latest: pd.DataFrame, lake, organis
     until it is read, so a ranged recompute leaves it). They are processed as corrections of
     themselves (`supersedes_sha256` = own content), so their lake rows and source records are
     renewed; every other file is left for the night."""
-    from schemas.ledger import EventRecord
-
-    chosen = organisations.index.to_series()
-    if request.organisation:
-        chosen = chosen[chosen == request.organisation]
-    if request.system:
-        chosen = chosen[organisations.loc[chosen.index, "system"] == request.system]
     status = latest[["organisation", "source_file", "sha256", "status"]].astype("string")
-    f = files[(files["action"] == "unchanged") & files["organisation"].isin(chosen.index)]
+    f = files[(files["action"] == "unchanged") & files["organisation"].isin(_chosen(organisations, request))]
     f = f.merge(status, on=["organisation", "source_file", "sha256"], how="inner")
     statuses = ["posted", "posted_with_quarantine"] + (["quarantined"] if request.full_range else [])
-    f = f[f["status"].isin(statuses)].drop(columns="status")
-    if not request.full_range and len(f):
-        events = pd.concat([lake.read("events", EventRecord, org) for org in f["organisation"].unique()], ignore_index=True)
-        dates = pd.to_datetime(events["event_date"].astype("string"))
-        inside = pd.Series(True, index=events.index)
-        if request.date_from:
-            inside &= dates >= pd.Timestamp(request.date_from)
-        if request.date_to:
-            inside &= dates <= pd.Timestamp(request.date_to)
-        hit = events.loc[inside, ["organisation", "source_file", "source_sha256"]].astype("string").drop_duplicates()
-        f = f.merge(hit.rename(columns={"source_sha256": "sha256"}), on=["organisation", "source_file", "sha256"], how="inner")
+    f = _with_events_in_range(f[f["status"].isin(statuses)].drop(columns="status"), lake, request)
     return f.assign(action="recompute", supersedes_sha256=f["sha256"].astype("string"),
                     duplicate_of=pd.Series(pd.NA, index=f.index, dtype="string"))[list(files.columns)]
+
+
+def not_rederived(files: pd.DataFrame, latest: pd.DataFrame, lake, organisations: pd.DataFrame, request) -> dict[str, list[str]]:
+    """The posted file versions a recomputation cannot re-derive, because the inbox no longer holds
+    them as posted: `removed` (their lines stand under the rules they were posted with until the
+    file is put back and recomputed again) and `changed` (the next nightly run posts the new
+    version, under the rules now in data/). Said by `recompute`, never passed over in silence."""
+    keys = ["organisation", "source_file", "sha256"]
+    posted = latest[latest["organisation"].isin(_chosen(organisations, request))
+                    & latest["status"].isin(["posted", "posted_with_quarantine"])][keys].astype("string")
+    present = files.loc[files["action"].isin(["unchanged", "recompute"]), keys].astype("string")
+    gone = posted.merge(present, on=keys, how="left", indicator=True)
+    gone = _with_events_in_range(gone[gone["_merge"] == "left_only"].drop(columns="_merge"), lake, request)
+    in_inbox = set(files["source_file"].astype(str))
+    names = sorted(set(gone["source_file"].astype(str)))
+    return {"removed": [f for f in names if f not in in_inbox], "changed": [f for f in names if f in in_inbox]}
 
 
 # -- what a recomputation reports ----------------------------------------------------------------

@@ -37,6 +37,7 @@ from pipelines.core.processing import process_isolated
 from pipelines.core.recompute import (
     difference as recompute_difference,
     difference_by_player,
+    not_rederived,
     recompute_selection,
     recomputation_id as _recomputation_id,
     recomputation_rows as _recomputation_rows,
@@ -232,7 +233,9 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         files = inbox.classify(files, latest)
         ctx.duplicates = frozenset(files.loc[files["action"] == "duplicate", "source_file"].astype(str))
         if recompute is not None:
-            # tonight's new files wait for the nightly run; only the posted history is re-derived
+            # tonight's new files wait for the nightly run; only the posted history is re-derived,
+            # and what of it the inbox no longer holds as posted is said (never passed over)
+            left_out = not_rederived(files, latest, lake, organisations, recompute)
             files = recompute_selection(files, latest, lake, organisations, recompute)
             unknown_org, not_enabled = unknown_org.iloc[:0], not_enabled.iloc[:0]
             refused = refused.iloc[:0]
@@ -300,12 +303,16 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         replaced = files[files["supersedes_sha256"].notna()]
         reversals = empty_frame(AwardLine)
         recomputation = None
+        rederived_lines = None
         if recompute is not None:
             recomputation = _recomputation_id(run_id)
             prior = _prior_lines(lake, replaced)
             standing = ledger.standing_lines(prior) if len(prior) else prior
             posted = recompute_difference(standing, drafts if drafts is not None else empty_frame(AwardDraft), recomputation,
                                           run_id, as_of)
+            # a re-derived version's source record counts the lines that stand for it (as a fresh
+            # run's would), not only the difference this recomputation posts
+            rederived_lines = drafts.groupby("source_file").size() if drafts is not None else pd.Series(dtype="int64")
             replaced = replaced.iloc[:0]
         if len(replaced):
             prior = _prior_lines(lake, replaced)
@@ -314,7 +321,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
         award_lines = pd.concat([reversals, posted], ignore_index=True) if len(reversals) else posted
         del awards, drafts, posted  # a large first run holds several copies otherwise
     if recompute is not None and recompute.dry_run:
-        return _dry_run_result(run_id, as_of, recomputation, recompute, award_lines, files)
+        return _dry_run_result(run_id, as_of, recomputation, recompute, award_lines, files, left_out)
 
     # -- validate ---------------------------------------------------------------------------------
     with timer.stage("validate", progress):
@@ -325,7 +332,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
             reason=visible_controls(quarantine["reason"]), record=visible_controls(quarantine["record"]),
         )[list(QuarantineRecord.to_schema().columns)]
         event_frame = pd.concat([e for e in events if len(e)], ignore_index=True).assign(run_id=run_id) if any(len(e) for e in events) else empty_frame(EventRecord)
-        source_rows = _source_records(files, records, quarantine, award_lines, run_id)
+        source_rows = _source_records(files, records, quarantine, award_lines, run_id, rederived_lines)
         checked = {
             "awards": _validated(AwardLine, award_lines),
             "events": _validated(EventRecord, event_frame),
@@ -449,7 +456,7 @@ def _run_locked(inbox_dir: Path, paths: StatePaths, as_of: date, data_dir: Path,
     if recompute is not None:
         report["recomputation"] = {"recomputation_id": recomputation, "reason": recompute.reason,
                                    "files": int((files["action"] == "recompute").sum()),
-                                   "difference": difference}
+                                   "not_rederived": left_out, "difference": difference}
     exit_code = EXIT_QUARANTINE if len(checked["quarantine"]) or any(r["quarantined"] for r in unreported) else EXIT_OK
     report["exit_code"] = exit_code
     write_json_atomically(paths.runs / f"{run_id}.json", report)
@@ -631,10 +638,13 @@ def _refused_quarantine(refused: pd.DataFrame) -> pd.DataFrame:
                          "reason": refused["reason"], "record": pd.NA})
 
 
-def _source_records(files, records, quarantine, award_lines, run_id) -> pd.DataFrame:
+def _source_records(files, records, quarantine, award_lines, run_id, rederived_lines=None) -> pd.DataFrame:
+    """One source record per file version processed. `rederived_lines`: a recomputation's lines per
+    file as re-derived (it posts only the difference, but the version stands with all of them)."""
     processed = files[files["action"] != "unchanged"]
     counts = pd.concat(records, ignore_index=True) if records else pd.DataFrame(columns=["source_file", "records_posted", "records_quarantined"])
-    lines = award_lines[award_lines["entry_type"] == "award"].groupby("source_file").size()
+    lines = (award_lines[award_lines["entry_type"] == "award"].groupby("source_file").size() if rederived_lines is None
+             else rederived_lines)
     whole_file = quarantine[quarantine["location"] == "whole file"].groupby("source_file").size()
     merged = processed.merge(counts, on="source_file", how="left")
     posted = merged["records_posted"].fillna(0).astype(int)
@@ -717,13 +727,13 @@ def _prior_lines(lake: Lake, replaced: pd.DataFrame) -> pd.DataFrame:
 
 
 def _dry_run_result(run_id: str, as_of: date, recomputation: str, recompute: Recompute, award_lines: pd.DataFrame,
-                    files: pd.DataFrame) -> RunResult:
+                    files: pd.DataFrame, left_out: dict[str, list[str]]) -> RunResult:
     """`recompute --dry-run`: the difference it would post, nothing written. Exit 3 when there is one."""
     report = {
         "run_id": run_id, "as_of": as_of.isoformat(), "dry_run": True,
         "recomputation": {"recomputation_id": recomputation, "reason": recompute.reason,
                           "files": int((files["action"] == "recompute").sum()),
-                          "difference": difference_by_player(award_lines)},
+                          "not_rederived": left_out, "difference": difference_by_player(award_lines)},
         "award_lines": {"posted": int((award_lines["entry_type"] == "award").sum()),
                         "reversals": int((award_lines["entry_type"] == "reversal").sum())},
     }

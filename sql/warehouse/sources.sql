@@ -6,6 +6,9 @@
 -- ones are those of content `sha256` written by this record's run or later (a later run when a
 -- JCBL standings file held back is posted the night its event file arrives). Views match lake rows
 -- on (organisation, source_file, sha256) and `lake.run_id >= run_id`, never on the content alone.
+-- A recomputation renews the record of each version it re-derives (its `award_lines` are the lines
+-- that stand for it); it replaces no earlier content, so `supersedes_sha256` is null there (the
+-- lake keeps the version's own content, which the audits read as "a recomputation").
 with
 
 lake_sources as (
@@ -19,4 +22,5 @@ ranked as (
     from lake_sources
 )
 
-select * from ranked
+select * replace (nullif(supersedes_sha256, sha256) as supersedes_sha256)
+from ranked

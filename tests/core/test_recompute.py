@@ -272,3 +272,38 @@ def test_a_dry_run_into_a_file_lists_each_change_on_one_line(tmp_path):
     at = lines.index("organisation\tplayer\tevent\tdenom.\tbefore\tafter\tdelta\tbasis after (before)")
     changes = sorted(tuple(line.split("\t")[1:2] + line.split("\t")[4:7]) for line in lines[at + 1:])
     assert changes == [("B", "4.00", "5.00", "1.00"), ("C", "4.00", "5.00", "1.00")]
+
+
+GAME_3 = "2026-09-17\n・1位C 36000\n・2位D 29000\n・3位A 21000\n・4位B 14000\n"
+
+
+def test_a_posted_file_gone_from_the_inbox_or_changed_is_named_not_passed_over(tmp_path):
+    """Three posted nights; then 2nd place is made 5, 2026-09-03.txt is removed from the inbox and
+    2026-09-10.txt changed. The recomputation re-derives the one file it can (2026-09-17: D's 2nd
+    place, 4 -> 5) and names the two others (it said "1 file version(s) re-derived" and nothing
+    more: the removed file's lines stood under the old rules without a word, and the next run no
+    longer warned). Its source record then counts the file's 4 standing lines, not the 2 lines of
+    the difference, and replaces no earlier content."""
+    from office import pointledger
+
+    office = Office(tmp_path)
+    for name, game in (("2026-09-03", GAME_1), ("2026-09-10", GAME_2), ("2026-09-17", GAME_3)):
+        office.post(f"sofu-mahjong/{name}.txt", game)
+    assert office.run().exit_code == nightly.EXIT_OK
+    _set_second_place(office, "5")
+    (office.inbox / "sofu-mahjong" / "2026-09-03.txt").unlink()
+    office.post("sofu-mahjong/2026-09-10.txt", GAME_2 + "\n")
+    done = pointledger("recompute", "--organisation", "sofu-mahjong", "--inbox", office.inbox, "--state", office.state,
+                       "--data-dir", office.data_dir(), "--as-of", "2026-12-03")
+    assert done.returncode == nightly.EXIT_OK
+    said = " ".join(done.stdout.split())
+    assert "1 file version(s) re-derived, 1 line(s) changed" in said
+    assert ("not re-derived: sofu-mahjong/2026-09-03.txt is no longer in the inbox; its lines stand as posted under the "
+            "earlier rule data") in said
+    assert "not re-derived: sofu-mahjong/2026-09-10.txt has changed since it was posted; the next run posts" in said
+    # B keeps the 4 of game 1 (file removed); D's 2nd place of game 3 is now 5
+    lines = office.query("select player_id, points from awards where source_file like '%09-17%' and entry_type = 'award' "
+                         "and run_id = (select max(run_id) from runs)")
+    assert lines.astype(str).values.tolist() == [["D", "5.00"]]
+    source = office.query("select award_lines, supersedes_sha256 from sources where is_current and source_file like '%09-17%'")
+    assert source["award_lines"].tolist() == [4] and source["supersedes_sha256"].isna().all()
