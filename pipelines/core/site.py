@@ -1126,5 +1126,6 @@ def publish_site_index(publications: Path, organisations: pd.DataFrame, data_dir
     orgs = [{"href": f"{o}/index.html", "name": row["display_name"], "id": o}
             for o, row in organisations.sort_index().iterrows() if (publications / o / "index.html").is_file()]
     page = publications / "index.html"
-    changed = _write_if_changed(page, _TEMPLATES.get_template("site_all.html.j2").render(t=text, organisations=orgs))
+    # its texts are the English ones (the organisations' names keep their own writing)
+    changed = _write_if_changed(page, _TEMPLATES.get_template("site_all.html.j2").render(t=text, organisations=orgs, lang="en"))
     return page if changed else None

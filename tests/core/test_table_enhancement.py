@@ -78,6 +78,15 @@ def _number(text: str) -> float:
     return float(text.replace("\u2212", "-").rstrip("=").replace(",", ".").replace(" ", ""))
 
 
+def test_every_page_says_its_language(site):
+    """A screen reader and a browser's translation need each page's language: `<html lang="...">`
+    names one on every page (the site's top index had lang="")."""
+    pages = sorted(site.rglob("*.html"))
+    found = {p.relative_to(site).as_posix(): re.search(r'<html lang="([^"]*)"', p.read_text(encoding="utf-8")) for p in pages}
+    assert [page for page, m in found.items() if m is None or m.group(1) not in ("en", "ja", "sv")] == []
+    assert found["index.html"].group(1) == "en"
+
+
 def test_every_page_with_a_table_is_enhanced(site):
     pages = [p for p in site.rglob("*.html") if "<table" in p.read_text(encoding="utf-8")]
     assert len(pages) > 100  # every system's event, period, player and index pages
