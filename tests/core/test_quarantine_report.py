@@ -37,6 +37,8 @@ def test_open_problems_are_listed_and_a_correction_clears_them(tmp_path):
     assert "2 open problem(s) in 2 file(s)" in html
     assert "<b>40000</b>" not in html and "&lt;b&gt;40000&lt;/b&gt;" in html
     assert (folder / "quarantine.xlsx").exists()
+    # the way back to the organisation's pages (the report had no link out)
+    assert '<a href="../index.html">↑ sofu-mahjong</a>' in html and (folder.parent / "index.html").is_file()
 
     office.post("sofu-mahjong/2026-10-10.txt", "2026-10-10\n" + GAME.format(a=40000) + "\n" + OTHER_GAME)
     office.run()
