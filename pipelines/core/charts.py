@@ -80,7 +80,10 @@ def line_figure(legend: Sequence[tuple[str, str]], values_json: str, *, x_label:
     `values_json` the JSON list of the points as script_json writes them, each
     {"date", "series", "text", "value"} (the site's player pages encode a night's points in one
     query, not a dictionary per point)."""
-    x_axis = {"format": date_format, "labelOverlap": True, "tickCount": 4, "labelAngle": 0}
+    # about four ticks, but never more than the days the data spans: a few days of data otherwise
+    # get ticks every few hours, each labelled with its day ("2026-12-01, 2026-12-01, 2026-12-02")
+    x_axis = {"format": date_format, "labelOverlap": True, "labelAngle": 0,
+              "tickCount": {"expr": "max(1, min(4, span(domain('x')) / 864e5))"}}
     if tick_dates is not None:
         x_axis["values"] = tick_dates
     spec = _base(aria_label) | {

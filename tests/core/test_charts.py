@@ -250,3 +250,25 @@ def test_a_bridge_pairs_boards_around_fifty_percent_or_zero_imps():
     assert [(r["category"], r["value"], r["low"]) for r in spec["data"]["values"]] == [(4, -3, True), (5, 10, False)]
     assert spec["layer"][1]["encoding"]["y"]["datum"] == 0
     assert _board_chart([{"board": 1, "pct": "", "mp": ""}], "MP") is None
+
+
+def _x_labels(figure) -> list[str]:
+    """The date labels of a chart's x axis as the Vega library draws them (vl-convert runs the
+    same Vega in Python: an SVG, no browser)."""
+    import vl_convert
+
+    spec = json.loads(re.search(r'class="vega-lite">(.*)</script>', str(figure), re.S).group(1))
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", vl_convert.vegalite_to_svg(spec))
+    return [t for t in texts if re.fullmatch(r"\d{4}-\d{2}-\d{2}", t)]
+
+
+def test_a_running_total_of_two_days_labels_each_day_once():
+    """A player's first two nights, a day apart: the axis named 2026-12-01 twice (ticks every few
+    hours, each labelled with its day). Now one tick a day; a month keeps its weekly ticks."""
+    def chart(first, last):
+        series = [charts.Series(label="total", x=[first, last], y=[Decimal("3"), Decimal("5")], colour="#1f77b4")]
+        return charts.line_chart(series, x_label="date", y_label="points", aria_label="running total", steps=True)
+
+    assert _x_labels(chart(date(2026, 12, 1), date(2026, 12, 2))) == ["2026-12-01", "2026-12-02"]
+    assert _x_labels(chart(date(2026, 11, 1), date(2026, 11, 30))) == [
+        "2026-11-01", "2026-11-08", "2026-11-15", "2026-11-22", "2026-11-29"]
