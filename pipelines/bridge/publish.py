@@ -35,10 +35,18 @@ TEMPLATE_DIR = Path(__file__).parent / "templates"
 _TEMPLATES = template_env(TEMPLATE_DIR)
 MARKER = ".version"
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠", "N": "NT"}
-MOVEMENTS = {"mitchell": "ミッチェル Mitchell", "howell": "ハウエル Howell", "teams": "チーム戦 Teams"}
-SCORINGS = {"MP": "マッチポイント Matchpoints", "XIMP": "クロスIMP Cross-IMPs", "BUTLER": "バトラー Butler IMPs",
-            "TEAMS": "IMP → VP"}
-DIRECTIONS = {"NS": "南北 NS", "EW": "東西 EW", "": ""}
+# the catalogue's keys (data/site/messages.csv) of the movements, scorings and directions
+MOVEMENTS = {"mitchell": "bridge_mitchell", "howell": "bridge_howell", "teams": "bridge_teams"}
+SCORINGS = {"MP": "bridge_mp", "XIMP": "bridge_ximp", "BUTLER": "bridge_butler"}
+DIRECTIONS = {"NS": "bridge_ns", "EW": "bridge_ew"}
+
+
+def _direction(t: dict[str, str], direction: str) -> str:
+    return t[DIRECTIONS[direction]] if direction in DIRECTIONS else direction
+
+
+def _section(t: dict[str, str], section) -> str:
+    return t["bridge_section"].replace("{s}", str(section)) if section else ""
 
 
 def folder_name(session_event_id: str, organisation: str) -> str:
@@ -78,7 +86,7 @@ def pair_page(section: str, direction: str, entrant: str) -> str:
     return "pair-" + (re.sub(r"[^\w-]+", "_", key, flags=re.UNICODE) or "x") + ".html"
 
 
-def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str) -> dict[str, str]:
+def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str, t: dict[str, str]) -> dict[str, str]:
     """Each pair's personal scorecard (pairs events): every board it played with its seat, the
     opponents, contract, declarer, result, its own score, its matchpoints (or IMPs) and the board's
     percentage, then its total; the pair's players named at the top. Built from the board results
@@ -128,27 +136,27 @@ def _scorecards(standings: pd.DataFrame, boards: pd.DataFrame, scoring: str) -> 
                           "score": "" if pd.isna(score) else _number(int(score)), "mp": _text(r.mp), "pct": pct,
                           "anchor": f"b{st.section}{int(r.board)}"})
         pages[pair_page(st.section, st.direction, st.entrant)] = template.render(
-            st=st, lines=lines, percentages=scoring == "MP", chart=_board_chart(lines, scoring), who=" ".join(
-                x for x in (f"セクション {st.section}" if st.section else "", DIRECTIONS.get(st.direction, st.direction),
-                            f"ペア {st.entrant}") if x))
+            st=st, lines=lines, percentages=scoring == "MP", chart=_board_chart(lines, scoring, t), t=t, lang=t["lang"], who=" ".join(
+                x for x in (_section(t, st.section), _direction(t, st.direction),
+                            t["bridge_pair_n"].replace("{n}", str(st.entrant))) if x))
     return pages
 
 
-def _board_chart(lines: list[dict], scoring: str):
+def _board_chart(lines: list[dict], scoring: str, t: dict[str, str]):
     """A pair's boards as bars (core/charts): its percentage on each board around 50 % (matchpoints),
     or its IMPs around 0; None where no board has a figure."""
     if scoring == "MP":
         shown = [(line["board"], Decimal(line["pct"])) for line in lines if line["pct"]]
         if not shown:
             return None
-        return bar_chart([b for b, _ in shown], [v for _, v in shown], x_label="ボード Board", y_label="%",
-                         aria_label="ボードごとの得点率 Percentage by board", reference=Decimal(50),
+        return bar_chart([b for b, _ in shown], [v for _, v in shown], x_label=t["bridge_board_axis"], y_label="%",
+                         aria_label=t["bridge_pct_by_board"], reference=Decimal(50),
                          domain=(Decimal(0), Decimal(100)))
     shown = [(line["board"], Decimal(line["mp"])) for line in lines if line["mp"]]
     if not shown:
         return None
-    return bar_chart([b for b, _ in shown], [v for _, v in shown], x_label="ボード Board", y_label="IMP",
-                     aria_label="ボードごとの IMP IMPs by board", reference=Decimal(0))
+    return bar_chart([b for b, _ in shown], [v for _, v in shown], x_label=t["bridge_board_axis"], y_label="IMP",
+                     aria_label=t["bridge_imps_by_board"], reference=Decimal(0))
 
 
 def _hands(deal) -> dict | None:
@@ -185,10 +193,10 @@ def _ordered(standings: pd.DataFrame) -> pd.DataFrame:
         .sort_values(["section", "_d", "rank", "_e"]).drop(columns=["_d", "_e"])
 
 
-def _standing_groups(standings: pd.DataFrame) -> list[dict]:
+def _standing_groups(standings: pd.DataFrame, t: dict[str, str]) -> list[dict]:
     groups = []
     for (section, direction), part in _ordered(standings).groupby(["section", "direction"], sort=False):
-        title = " ".join(x for x in (f"セクション {section}" if section else "", DIRECTIONS[direction]) if x)
+        title = " ".join(x for x in (_section(t, section), _direction(t, direction)) if x)
         rows = [
             {"rank": r.rank_label, "entrant": r.entrant, "names": r.player_names, "score": _number(r.score),
              "max_score": _text(r.max_score), "percentage": _text(r.percentage), "boards": r.boards,
@@ -257,17 +265,19 @@ def _csv(header: list[str], rows: list[list]) -> str:
 
 
 def render_session(session: pd.Series, standings: pd.DataFrame, boards: pd.DataFrame, matches: pd.DataFrame,
-                   org: pd.Series) -> dict[str, str]:
-    """The files of one session's publication, as text."""
+                   org: pd.Series, t: dict[str, str]) -> dict[str, str]:
+    """The files of one session's publication, as text; `t` the fixed texts in the organisation's
+    language (data/site/messages.csv, with `lang`)."""
     teams = session["scoring"] == "TEAMS"
     ranking = team_ranking(matches) if teams and len(matches) else pd.DataFrame()
     context = {
         "club": org["display_name"],
         "session": session,
-        "movement": MOVEMENTS.get(session["movement"], session["movement"]),
-        "scoring": SCORINGS.get(session["scoring"], session["scoring"]),
+        "movement": t[MOVEMENTS[session["movement"]]] if session["movement"] in MOVEMENTS else session["movement"],
+        "scoring": t[SCORINGS[session["scoring"]]] if session["scoring"] in SCORINGS else "IMP → VP",
+        "t": t, "lang": t["lang"],
         "teams": teams,
-        "groups": [] if teams else _standing_groups(standings),
+        "groups": [] if teams else _standing_groups(standings, t),
         "percentages": session["scoring"] == "MP",
         "handicaps": "handicap" in standings and bool(standings["handicap"].notna().any()),
         "ranking": ranking.to_dict("records"),
@@ -277,7 +287,7 @@ def render_session(session: pd.Series, standings: pd.DataFrame, boards: pd.DataF
     }
     files = {"index.html": _TEMPLATES.get_template("session.html.j2").render(**context)}
     if not teams:
-        files.update(_scorecards(standings, boards, session["scoring"]))
+        files.update(_scorecards(standings, boards, session["scoring"], t))
     safe = lambda v: spreadsheet_safe(_text(v))  # noqa: E731 - text cells only; numbers are ours
     if teams:
         files["standings.csv"] = _csv(
@@ -314,9 +324,14 @@ def _write_folder(target: Path, files: dict[str, str], marker: str) -> None:
     replace_folder(target, {**files, MARKER: marker})
 
 
-def publish_sessions(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path) -> list[Path]:
-    """(Re)write the publication of every session whose folder is missing or out of date."""
+def publish_sessions(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, data_dir: Path) -> list[Path]:
+    """(Re)write the publication of every session whose folder is missing or out of date (its
+    content, the templates or the organisation's language and texts changed)."""
     organisation = org["organisation"]
+    from pipelines.core.site import messages
+
+    lang = org.get("language") or "en"
+    t = {**messages(data_dir, lang), "lang": lang}
     sessions = fetch(con, "select * from bridge_sessions where organisation = ? order by event_date, event_id, session", [organisation])
     wanted = {folder_name(s, organisation): s for s in sessions["session_event_id"]}
     if out_dir.exists():  # sessions that no longer stand (their file was corrected or replaced)
@@ -325,7 +340,7 @@ def publish_sessions(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Pa
                 shutil.rmtree(folder)
     if sessions.empty:
         return []
-    code = _template_digest()
+    code = _template_digest() + " " + hashlib.sha256(repr(sorted(t.items())).encode("utf-8")).hexdigest()[:16]
     markers = {}
     for s in sessions.itertuples():
         markers[s.session_event_id] = f"{s.source_sha256} {s.mp_scale} {s.vp_scale} {code}\n"
@@ -342,7 +357,7 @@ def publish_sessions(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Pa
     for _, session in sessions[sessions["session_event_id"].isin(stale)].iterrows():
         def of(frame: pd.DataFrame) -> pd.DataFrame:
             return frame[(frame["event_id"] == session["event_id"]) & (frame["session"] == session["session"])]
-        files = render_session(session, of(standings), of(boards), of(matches), org)
+        files = render_session(session, of(standings), of(boards), of(matches), org, t)
         target = out_dir / folder_name(session["session_event_id"], organisation)
         _write_folder(target, files, markers[session["session_event_id"]])
         written.append(target)

@@ -539,7 +539,7 @@ class BridgeSystem:
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
         from pipelines.bridge.publish import publish_sessions
 
-        return publish_sessions(con, org, out_dir)
+        return publish_sessions(con, org, out_dir, ctx.data_dir)
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.bridge.publish import explain_player

@@ -240,16 +240,20 @@ def test_the_night_s_charts_in_one_query_are_the_charts_python_draws_point_by_po
 
 
 def test_a_bridge_pairs_boards_around_fifty_percent_or_zero_imps():
+    from pipelines.core.settings import DATA_DIR
+    from pipelines.core.site import messages
+
+    t = messages(DATA_DIR, "en")
     mp = _board_chart([{"board": 1, "pct": "75.00", "mp": "9"}, {"board": 2, "pct": "", "mp": ""},
-                       {"board": 3, "pct": "25.00", "mp": "3"}], "MP")
+                       {"board": 3, "pct": "25.00", "mp": "3"}], "MP", t)
     (spec,) = specs(str(mp))
     assert [(r["category"], r["text"], r["low"]) for r in spec["data"]["values"]] == [(1, "75.00", False), (3, "25.00", True)]
     assert spec["layer"][1]["encoding"]["y"]["datum"] == 50
-    imp = _board_chart([{"board": 4, "pct": "", "mp": "-3"}, {"board": 5, "pct": "", "mp": "10"}], "IMP")
+    imp = _board_chart([{"board": 4, "pct": "", "mp": "-3"}, {"board": 5, "pct": "", "mp": "10"}], "IMP", t)
     (spec,) = specs(str(imp))
     assert [(r["category"], r["value"], r["low"]) for r in spec["data"]["values"]] == [(4, -3, True), (5, 10, False)]
     assert spec["layer"][1]["encoding"]["y"]["datum"] == 0
-    assert _board_chart([{"board": 1, "pct": "", "mp": ""}], "MP") is None
+    assert _board_chart([{"board": 1, "pct": "", "mp": ""}], "MP", t) is None
 
 
 def _x_labels(figure) -> list[str]:
