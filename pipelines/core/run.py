@@ -554,8 +554,10 @@ def refresh_outputs(ctx, paths: StatePaths, organisations: pd.DataFrame, lake: L
             for path in system.publish(ctx, con, org, months, out_dir):
                 published.append(str(path))
             problems = quarantine_report.open_problems(con, organisation)  # the report's and the index's
+            lang = org.get("language") or "en"
             report = quarantine_report.publish(con, organisation, out_dir, problems,
-                                               getattr(system, "csv_delimiter", ","))
+                                               getattr(system, "csv_delimiter", ","),
+                                               site.messages(ctx.data_dir, lang), lang)
             if report is not None:
                 published.append(str(report))
             # the site's index and player pages link what the systems published (pipelines/core/site.py)

@@ -34,7 +34,8 @@ def test_open_problems_are_listed_and_a_correction_clears_them(tmp_path):
         ("sofu-mahjong/2026-10-10.txt", "lines 2–5"), ("sofu-mahjong/2026-10-11.txt", "lines 2–5")]
     assert "99000" in rows[0]["reason"] and "100000" in rows[0]["reason"]
     html = (folder / "index.html").read_text(encoding="utf-8")
-    assert "2 open problem(s) in 2 file(s)" in html
+    # the league's language is Japanese (data/organisations/sofu-mahjong.toml): so is its report
+    assert '<html lang="ja">' in html and "未解決の問題 2 件（2 ファイル）" in html and "同じ名前で送り直してください" in html
     assert "<b>40000</b>" not in html and "&lt;b&gt;40000&lt;/b&gt;" in html
     assert (folder / "quarantine.xlsx").exists()
     # the way back to the organisation's pages (the report had no link out)
@@ -125,3 +126,28 @@ def test_a_file_held_for_its_event_file_is_resolved_when_that_file_is_corrected(
     _, rows = _report(office, "jcbl-tokyo")
     assert not any(r["reason"].startswith("held back until the event ") for r in rows)
     assert any(r["source_file"] == standings and r["location"] == "line 3" for r in rows)
+
+
+def test_the_report_speaks_the_organisation_s_language_and_follows_a_change_of_it(tmp_path):
+    """The report's fixed texts were English for every organisation: a Swedish club secretary read
+    "open problems in sent files", "Correct the file and send it again"."""
+    from pipelines.core import run as nightly
+
+    office = Office(tmp_path)
+    office.post("svensk-bridge/bk-lavec/notes.csv", "hej, du\n")
+    office.run()
+    page = office.state / "publications" / "svensk-bridge" / "quarantine" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    assert '<html lang="sv">' in html and "<h1>svensk-bridge: öppna problem i inskickade filer</h1>" in html
+    assert "1 öppna problem i 1 fil(er)." in html and "Rätta filen och skicka den igen med samma namn" in html
+    assert "<th>fil</th><th>var</th><th>problem</th><th>vad som hittades</th>" in html
+    assert "open problems" not in html and "Correct the file" not in html
+
+    # the office makes the federation's site English: the next night rewrites the report (the same
+    # open problem, so the same CSV), nothing else
+    data = office.data_dir()
+    settings = data / "organisations" / "svensk-bridge.toml"
+    settings.write_text(settings.read_text(encoding="utf-8").replace('language = "sv"', 'language = "en"'), encoding="utf-8")
+    nightly.run(office.inbox, office.state, date(2026, 12, 3), data)
+    html = page.read_text(encoding="utf-8")
+    assert '<html lang="en">' in html and "1 open problem(s) in 1 file(s)." in html and "öppna problem" not in html
