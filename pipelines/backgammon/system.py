@@ -215,7 +215,7 @@ class BackgammonSystem:
     def publish(self, ctx, con, org, affected_months: set[str], out_dir: Path) -> list[Path]:
         from pipelines.backgammon.publish import publish_points_race
 
-        return publish_points_race(con, org, affected_months, out_dir)
+        return publish_points_race(con, org, affected_months, out_dir, ctx.data_dir)
 
     def explain(self, con, player_id: str, event_id: str | None) -> list[str]:
         from pipelines.backgammon.publish import explain_points_race

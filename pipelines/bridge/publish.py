@@ -14,7 +14,6 @@ that no longer stand (a corrected file that renamed its event) are removed.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import itertools
 import re
@@ -26,7 +25,7 @@ import duckdb
 import pandas as pd
 from pipelines.bridge.exact import round_half_up_ratio, to_decimal
 from pipelines.core.charts import bar_chart
-from pipelines.core.templating import template_env
+from pipelines.core.templating import rendering_code, template_env
 
 from pipelines.core.sql import fetch
 from pipelines.core.publishing import replace_folder, spreadsheet_safe
@@ -313,13 +312,6 @@ def render_session(session: pd.Series, standings: pd.DataFrame, boards: pd.DataF
     return files
 
 
-def _template_digest() -> str:
-    digest = hashlib.sha256()
-    for path in sorted(TEMPLATE_DIR.glob("*")) + [Path(__file__)]:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 def _write_folder(target: Path, files: dict[str, str], marker: str) -> None:
     replace_folder(target, {**files, MARKER: marker})
 
@@ -340,7 +332,7 @@ def publish_sessions(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Pa
                 shutil.rmtree(folder)
     if sessions.empty:
         return []
-    code = _template_digest() + " " + hashlib.sha256(repr(sorted(t.items())).encode("utf-8")).hexdigest()[:16]
+    code = rendering_code(TEMPLATE_DIR, __file__, t)
     markers = {}
     for s in sessions.itertuples():
         markers[s.session_event_id] = f"{s.source_sha256} {s.mp_scale} {s.vp_scale} {code}\n"

@@ -3,6 +3,7 @@ shared ones of pipelines/core/templates (the table enhancement every page includ
 base page). Autoescape for HTML: a hostile name stays text."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
@@ -19,3 +20,14 @@ FIXED_TEMPLATES = {"auto_reload": False}
 def template_env(folder: Path, **options) -> Environment:
     settings = {"autoescape": select_autoescape(["html", "j2"]), "keep_trailing_newline": True} | FIXED_TEMPLATES | options
     return Environment(loader=ChoiceLoader([FileSystemLoader(folder), FileSystemLoader(CORE_TEMPLATES)]), **settings)
+
+
+def rendering_code(template_dir: Path, module_file: str | Path, texts: dict[str, str]) -> str:
+    """What a publication's pages depend on besides their data: the templates of `template_dir`,
+    the module that renders them and the fixed texts in the organisation's language
+    (data/site/messages.csv). A page kept from a night with another code is rendered again (a new
+    release, or the office changed the organisation's `language` or its catalogue)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(template_dir).glob("*")) + [Path(module_file)]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16] + " " + hashlib.sha256(repr(sorted(texts.items())).encode("utf-8")).hexdigest()[:16]
