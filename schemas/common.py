@@ -47,12 +47,34 @@ def repeated_rows(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
     if not len(frame):
         return np.zeros(0, dtype=bool)
     table = pa_arrow.Table.from_pandas(frame[columns], preserve_index=False)
+    if len(frame) >= _HASHED_FROM and _hashes_all_differ(table):
+        return np.zeros(len(frame), dtype=bool)
     combined = _dense_codes(table.column(0))
     for column in table.columns[1:]:
         codes = _dense_codes(column)
         # coded again after each column: the combined codes stay below the number of rows
         combined = np.unique(combined * (int(codes.max()) + 1) + codes, return_inverse=True)[1].reshape(-1)
     return np.bincount(combined)[combined] > 1
+
+
+# From this many rows, repeated_rows first compares one 64-bit hash per row: rows with different
+# hashes differ, so when no two hashes are equal (the usual case) no row repeats, found in a sort
+# of integers (about 20 ms for a history's 800,000 award ids, where ranking the ids themselves
+# takes 0.6 s). Equal hashes send the frame to the exact comparison below.
+_HASHED_FROM = 10_000
+
+
+def _hashes_all_differ(table: pa_arrow.Table) -> bool:
+    from pipelines.core.sql import scratch  # (pipelines.core imports schemas: imported when first used)
+
+    con = scratch()
+    try:
+        con.register("grain_rows", table)
+        columns = ", ".join(f'"{name}"' for name in table.column_names)
+        hashes = np.sort(con.execute(f"select hash({columns}) as h from grain_rows").fetchnumpy()["h"])
+    finally:
+        con.close()
+    return not bool((hashes[1:] == hashes[:-1]).any())
 
 
 def unique_grain(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame | bool:

@@ -32,6 +32,24 @@ def test_repeated_rows_are_the_rows_pandas_finds_duplicated():
             assert (repeated_rows(held, columns) == expected).all(), (n, columns, "held once")
 
 
+def test_a_large_frame_is_checked_first_by_hashes_and_finds_the_same_rows():
+    """From 10,000 rows the check compares one hash per row first (all different: nothing
+    repeats); a repeated row makes hashes equal and the exact comparison names the rows."""
+    n = 30_000
+    ids = pd.Series([f"a-{i:024x}" for i in range(n)], dtype=TEXT)
+    for repeat_at in (None, (12, 29_006)):  # rows 12 and 29,006 have the same k too
+        frame = pd.DataFrame({"award_id": ids.copy(), "k": np.arange(n) % 7})
+        if repeat_at:
+            frame.loc[repeat_at[1], "award_id"] = frame.loc[repeat_at[0], "award_id"]
+        held = pd.concat([texts_held_once(frame.iloc[: n // 3], ["award_id"]),
+                          texts_held_once(frame.iloc[n // 3:], ["award_id"])], ignore_index=True)
+        for columns in (["award_id"], ["award_id", "k"]):
+            expected = frame.duplicated(columns, keep=False).to_numpy()
+            assert expected.sum() == (0 if repeat_at is None else 2)
+            assert (repeated_rows(frame, columns) == expected).all(), (repeat_at, columns)
+            assert (repeated_rows(held, columns) == expected).all(), (repeat_at, columns, "held once")
+
+
 def _draft(**change):
     row = dict(organisation="svensk-bridge", system="sweden", event_id="e1", event_date=datetime.date(2024, 9, 3),
                player_id="100100", denomination="bp", points=Decimal("3.00"), rule_version="se-2009", basis="3 bp",
