@@ -10,20 +10,25 @@ Pure steps (`pin_rows`, `reversal_rows`, `render_month`) and one I/O function (`
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import os
 import re
 import shutil
 from pathlib import Path
 
 import duckdb
 import pandas as pd
-from pipelines.core.templating import template_env
+from pipelines.core.templating import rendering_code, template_env
 
+from pipelines.core.pager import without_nav
 from pipelines.core.publishing import folder_holds, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 from pipelines.sweden.ranking_page import tonight
 
 _TEMPLATES = template_env(Path(__file__).parent / "templates")
+# the code a month's list is made with (its templates and this module): part of its rows' digest
+_CODE = rendering_code(Path(__file__).parent / "templates", __file__, {})
 FOLDER = "nålar"
 CSV_COLUMNS = ["månad", "klubb", "klubbnamn", "medlemsnummer", "namn", "nivå", "mästarvärdighet", "uppnådd", "körning"]
 
@@ -46,8 +51,9 @@ def reversal_rows(reversals: pd.DataFrame) -> pd.DataFrame:
 
 
 def render_month(month: str, pins: pd.DataFrame, reversals: pd.DataFrame, titles: dict, organisation_name: str,
-                 as_of: str) -> dict[str, str]:
-    """One month's files from its rows (pin_rows / reversal_rows of that month)."""
+                 as_of: str, rows: str | None = None) -> dict[str, str]:
+    """One month's files from its rows (pin_rows / reversal_rows of that month); `rows`: their
+    digest (rows_digest), kept in the page for the next night."""
     clubs = sorted(set(pins["club"]) | set(reversals["club"]))
     names = {**dict(zip(reversals["club"], reversals["club_name"])), **dict(zip(pins["club"], pins["club_name"]))}
     # one pass over the month's rows (in club order already), not one filter per club
@@ -64,7 +70,7 @@ def render_month(month: str, pins: pd.DataFrame, reversals: pd.DataFrame, titles
                  "reversals": lost.get(c, [])} for c in clubs]
     versions = ", ".join(sorted(set(pins["rule_version"]) | set(reversals["rule_version"])))
     html = _TEMPLATES.get_template("pins.html.j2").render(month=month, clubs=sections, organisation_name=organisation_name,
-                                                         rule_versions=versions, as_of=as_of)
+                                                         rule_versions=versions, as_of=as_of, rows=rows)
     return {"index.html": html, "nålar.csv": month_csv(month, pins)}
 
 
@@ -79,13 +85,28 @@ def month_csv(month: str, pins: pd.DataFrame) -> str:
 
 
 _MADE_ON = re.compile(r"listan gjord (\d{4}-\d{2}-\d{2})")
+_ROWS = re.compile(r'<meta name="pointledger-rows" content="([0-9a-f]*)">\n?')
 
 
-def made_on(folder: Path) -> str | None:
-    """The date a month's published list says it was made on (None: no list, or not ours)."""
+def rows_digest(month: str, pins: pd.DataFrame, reversals: pd.DataFrame, titles: dict, organisation_name: str) -> str:
+    """Everything a month's list is made from but its date, as one SHA-256: the month's rows (a
+    64-bit hash of each, in order, with the columns' names), the titles, the organisation's name
+    and the code (_CODE). Equal digests: the list would be made again as it stands."""
+    digest = hashlib.sha256(repr((month, sorted(titles.items()), organisation_name, _CODE)).encode("utf-8"))
+    for frame in (pins, reversals):
+        digest.update(repr(list(frame.columns)).encode("utf-8"))
+        digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
+    return digest.hexdigest()[:32]
+
+
+def _held(folder: Path) -> tuple[str | None, str | None, str | None]:
+    """(the month's page as published, the date it says it was made on, its rows' digest)."""
     page = folder / "index.html"
-    found = _MADE_ON.search(page.read_text(encoding="utf-8")) if page.is_file() else None
-    return found.group(1) if found else None
+    if not page.is_file():
+        return None, None, None
+    text = page.read_text(encoding="utf-8")
+    made, rows = _MADE_ON.search(text), _ROWS.search(text)
+    return text, made.group(1) if made else None, rows.group(1) if rows else None
 
 
 def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, as_of: str) -> list[Path]:
@@ -105,19 +126,38 @@ def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, 
     written = []
     # plain Python values: the months' rows are iterated row by row to build their pages
     pins, reversals = pins.astype(object), reversals.astype(object)
+    name = str(org.get("display_name", organisation))
     for month in months:
         mine, lost = pins[pins["month"] == month], reversals[reversals["month"] == month]
         # a list keeps the date it was made on while its rows stand as they are: a night that
-        # changes nothing in a month rewrites nothing of it (its workbook is the costly part);
-        # the CSV (the pins) is compared first, the page (pins and reversals) only when it holds
-        made = made_on(root / month)
-        if (made is not None and folder_holds(root / month, {"nålar.csv": month_csv(month, mine)})
-                and folder_holds(root / month, render_month(month, mine, lost, titles, str(org.get("display_name", organisation)), made))):
+        # changes nothing in a month rewrites nothing of it (its workbook is the costly part).
+        # Its page keeps the digest of its rows: equal, nothing is made (a history's first month
+        # holds every promotion posted by the first run: 36,058 rows rendered and compared again
+        # each night took about 2 s); else the CSV is compared, then the page
+        folder = root / month
+        digest = rows_digest(month, mine, lost, titles, name)
+        held, made, held_digest = _held(folder)
+        if made is not None and held_digest == digest and (folder / "nålar.csv").is_file() and (folder / "nålar.xlsx").is_file():
             continue
-        replace_folder(root / month, render_month(month, mine, lost, titles, str(org.get("display_name", organisation)), as_of))
-        written.append(root / month)
+        if made is not None and folder_holds(folder, {"nålar.csv": month_csv(month, mine)}):
+            as_made = render_month(month, mine, lost, titles, name, made, digest)
+            if _ROWS.sub("", without_nav(held)) == _ROWS.sub("", as_made["index.html"]):
+                # the same list made before its page kept a digest (or of rows that show the same):
+                # the page takes tonight's digest, its date and its CSV and workbook stay
+                _replace_file(folder / "index.html", as_made["index.html"])
+                written.append(folder)
+                continue
+        replace_folder(folder, render_month(month, mine, lost, titles, name, as_of, digest))
+        written.append(folder)
     if root.is_dir():
         for stale in root.iterdir():
             if stale.is_dir() and not stale.name.startswith(".") and stale.name not in months:
                 shutil.rmtree(stale)
     return written
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """One file of a folder written beside and renamed into place (a reader sees one or the other)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

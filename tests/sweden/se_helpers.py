@@ -1,6 +1,8 @@
 """Helpers for the Swedish tests: a member register and generated result lists in an Office inbox."""
 from __future__ import annotations
 
+import re
+
 ORG = "svensk-bridge"
 CLUBS = ["10001", "10002", "10003", "10004", "10005", "10006", "10007", "10008"]
 MEMBERS = [str(200000 + i) for i in range(600)]
@@ -56,3 +58,17 @@ def column(office, event_suffix, denomination):
         "left join awards a on a.event_id = r.event_id and a.player_id = r.members[1] "
         "and a.denomination = ? where r.event_id like ? order by e", [denomination, f"%{event_suffix}"])
     return [int(v) for v in df["p"]]
+
+
+_ROWS_DIGEST = re.compile(rb'<meta name="pointledger-rows" content="[0-9a-f]{32}">\n')
+
+
+def assert_differ_only_by_run(got: dict[str, bytes], want: dict[str, bytes]) -> None:
+    """Two sites of the same posts made by different runs: only the files that name the run that
+    made them differ: the feed and the pins list (its CSV and workbook, and the digest of those
+    rows its page keeps: the page is the same without it)."""
+    assert sorted(got) == sorted(want)
+    assert sorted(name for name in got if got[name] != want[name]) == ["feed.atom"] + [
+        name for name in sorted(got) if re.fullmatch(r"nålar/\d{4}-\d{2}/.*\.(csv|xlsx|html)", name)]
+    assert all(_ROWS_DIGEST.sub(b"", got[name]) == _ROWS_DIGEST.sub(b"", want[name]) for name in got if name.endswith(".html"))
+

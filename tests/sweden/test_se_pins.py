@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import date
 
 import pandas as pd
+import pytest
 
 from pipelines.sweden.pins import pin_rows, render_month, reversal_rows
 from se_helpers import ORG, post_event, register
@@ -80,3 +81,37 @@ def test_a_months_list_keeps_the_date_it_was_made_until_its_rows_change(office):
     office.run(date(2026, 12, 5))
     assert page.read_bytes() == made
     assert {p.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.iterdir()} == stamps
+
+
+def test_a_month_whose_rows_stand_is_not_made_again_and_an_older_page_keeps_its_date(office, monkeypatch):
+    """A month's page keeps the digest of the rows it was made from: a night on which they stand
+    makes nothing of that month. A page made before pages kept one (its digest taken out here)
+    takes tonight's, and keeps the date it was made on, its CSV and its workbook."""
+    import re
+
+    from pipelines.sweden import pins as P
+
+    register(office)
+    post_event(office, "bk-lavec", "2026-11-20-stor", 100, nivå="brons", brickor="24", datum="2026-11-20")
+    office.run(date(2026, 11, 21))
+    folder = office.state / "publications" / ORG / "nålar" / "2026-11"
+    page = folder / "index.html"
+    digest = re.search(r'<meta name="pointledger-rows" content="([0-9a-f]{32})">', page.read_text(encoding="utf-8"))
+    assert digest
+    # as an earlier release made it: no digest
+    page.write_text(page.read_text(encoding="utf-8").replace(digest.group(0) + "\n", ""), encoding="utf-8")
+    files = {name: (folder / name).read_bytes() for name in ("nålar.csv", "nålar.xlsx")}
+    stamps = {name: (folder / name).stat().st_ino for name in files}
+
+    post_event(office, "bk-lavec", "2026-12-04-liten", 4, nivå="brons", brickor="24", datum="2026-12-04", start=500)
+    office.run(date(2026, 12, 5))
+    text = page.read_text(encoding="utf-8")
+    assert digest.group(0) in text and "listan gjord 2026-11-21" in text
+    assert {name: (folder / name).read_bytes() for name in files} == files
+    assert {name: (folder / name).stat().st_ino for name in files} == stamps
+
+    made = []
+    monkeypatch.setattr(P, "render_month", lambda *a, **k: made.append(a[0]) or pytest.fail("made again"))
+    post_event(office, "bk-lavec", "2026-12-06-liten", 4, nivå="brons", brickor="24", datum="2026-12-06", start=600)
+    office.run(date(2026, 12, 7))
+    assert made == [] and page.read_text(encoding="utf-8") == text
