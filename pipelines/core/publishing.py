@@ -42,6 +42,18 @@ def replace_folder(target: Path, files: dict[str, str]) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def replace_file(path: Path, data: bytes) -> None:
+    """One file written beside and renamed into place: a run killed while writing leaves the old
+    file whole, and a reader sees the old file or the new one."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_bytes(data)
+    except FileNotFoundError:  # the first file of its folder
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
 def folder_holds(target: Path, files: dict[str, str]) -> bool:
     """`target` already holds exactly these texts: a night that changes nothing rewrites nothing
     (its workbooks are made from its CSV files, so they are as they would be written). A page's

@@ -37,7 +37,7 @@ from pipelines.core import pager, parallel
 from pipelines.core import charts, corrections
 from pipelines.core.charts import PALETTE, Series, line_chart
 from pipelines.core.names import other_spellings, read_aliases
-from pipelines.core.publishing import existing_names, replace_folder
+from pipelines.core.publishing import existing_names, replace_file, replace_folder
 from pipelines.core.sql import arrow, fetch, scratch
 from pipelines.core.templating import FIXED_TEMPLATES
 from pipelines.core.text import rewrite_where_found
@@ -1102,22 +1102,12 @@ def _write_if_changed(path: Path, text: str) -> bool:
         size = None
     if size == len(data) and path.read_bytes() == data:
         return False
-    _replace_bytes(path, data)
+    replace_file(path, data)
     return True
 
 
 def _replace_text(path: Path, text: str) -> None:
-    _replace_bytes(path, text.encode("utf-8"))
-
-
-def _replace_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")  # a run killed while writing leaves the old page whole
-    try:
-        tmp.write_bytes(data)
-    except FileNotFoundError:  # the first page of its folder
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
-    os.replace(tmp, path)
+    replace_file(path, text.encode("utf-8"))
 
 
 def publish_site_index(publications: Path, organisations: pd.DataFrame, data_dir: Path) -> Path | None:

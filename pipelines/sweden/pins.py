@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import os
 import re
 import shutil
 from pathlib import Path
@@ -22,7 +21,7 @@ import pandas as pd
 from pipelines.core.templating import rendering_code, template_env
 
 from pipelines.core.pager import without_nav
-from pipelines.core.publishing import folder_holds, replace_folder, spreadsheet_safe
+from pipelines.core.publishing import folder_holds, replace_file, replace_folder, spreadsheet_safe
 from pipelines.core.sql import fetch
 from pipelines.sweden.ranking_page import tonight
 
@@ -144,7 +143,7 @@ def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, 
             if _ROWS.sub("", without_nav(held)) == _ROWS.sub("", as_made["index.html"]):
                 # the same list made before its page kept a digest (or of rows that show the same):
                 # the page takes tonight's digest, its date and its CSV and workbook stay
-                _replace_file(folder / "index.html", as_made["index.html"])
+                replace_file(folder / "index.html", as_made["index.html"].encode("utf-8"))
                 written.append(folder)
                 continue
         replace_folder(folder, render_month(month, mine, lost, titles, name, as_of, digest))
@@ -155,9 +154,3 @@ def publish_pins(con: duckdb.DuckDBPyConnection, org: pd.Series, out_dir: Path, 
                 shutil.rmtree(stale)
     return written
 
-
-def _replace_file(path: Path, text: str) -> None:
-    """One file of a folder written beside and renamed into place (a reader sees one or the other)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
