@@ -16,7 +16,10 @@ night's median run, and every run's seconds are kept beside it.
 
 Beside the full run, over the same posts and in the same run: the naive single-pass baseline
 (`pipelines/bench/naive_mahjong.py`, plain Python, no validation), in a child process too; the
-ratio full / naive has the target at most 3 (issue 13).
+ratio full / naive has the target at most 3 (issue 13). And the floor
+(`pipelines/bench/floor_mahjong.py`): the least work that writes what the run writes for the
+league (its lake, a warehouse table, a page per player and season) with nothing checked, set-based
+in Arrow and DuckDB, also in a child process: how much of the ratio the outputs alone take.
 """
 from __future__ import annotations
 
@@ -77,17 +80,29 @@ def _timed_run(inbox: Path, state: Path, data: Path, as_of: date) -> dict:
             "in_process_seconds": round(sum(stages.values()), 2), "stages": stages}
 
 
-def _timed_naive(posts: Path, data: Path) -> dict:
-    command = [sys.executable, "-m", "pipelines.bench.naive_mahjong", str(posts), str(data / "rules" / "mahjong")]
+def _timed_script(module: str, *args: Path) -> tuple[float, list[int]]:
+    """(wall seconds, the integers it printed) of `python -m <module> <args>` in a child process.
+    (No peak memory: the child's ru_maxrss counts the forked bench process before its exec.)"""
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = subprocess.Popen([sys.executable, "-m", module, *map(str, args)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
     _, status, _ = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"naive baseline failed: {child.stderr.read().decode()}")
-    games, players = (int(x) for x in child.stdout.read().split())
-    # (no peak memory: the child's ru_maxrss counts the forked bench process before its exec)
-    return {"wall_seconds": round(wall, 2), "games": games, "players": players}
+        raise RuntimeError(f"{module} failed: {child.stderr.read().decode()}")
+    return round(wall, 2), [int(x) for x in child.stdout.read().split()]
+
+
+def _timed_naive(posts: Path, data: Path) -> dict:
+    wall, (games, players) = _timed_script("pipelines.bench.naive_mahjong", posts, data / "rules" / "mahjong")
+    return {"wall_seconds": wall, "games": games, "players": players}
+
+
+def _timed_floor(posts: Path, data: Path, out: Path) -> dict:
+    wall, (seats, pages) = _timed_script("pipelines.bench.floor_mahjong", posts, data / "rules" / "mahjong", out)
+    page_bytes = sum(p.stat().st_size for p in (out / "players").iterdir())
+    shutil.rmtree(out)
+    return {"wall_seconds": wall, "seats": seats, "pages": pages, "page_mib": round(page_bytes / 2**20, 1)}
 
 
 def _alternated_nights(states: dict[str, tuple[Path, Path]], data: Path, as_of: date) -> dict[str, dict]:
@@ -129,6 +144,7 @@ def run(workdir: Path) -> dict:
     as_of = last_day + timedelta(days=1)
     full = _timed_run(full_inbox.parent, workdir / "full" / "var", data, as_of)
     naive = _timed_naive(full_inbox, data)
+    floor = _timed_floor(full_inbox, data, workdir / "floor")
     _timed_run(month_inbox.parent, workdir / "month" / "var", data, as_of)
     write_text_posts(night, full_inbox)
     write_text_posts(night, month_inbox)
@@ -149,6 +165,11 @@ def run(workdir: Path) -> dict:
         "naive_wall_seconds": naive["wall_seconds"],
         "naive_games": naive["games"],
         "full_vs_naive_ratio": round(full["wall_seconds"] / naive["wall_seconds"], 2),
+        "floor_wall_seconds": floor["wall_seconds"],
+        "floor_pages": floor["pages"],
+        "floor_page_mib": floor["page_mib"],
+        "floor_vs_naive_ratio": round(floor["wall_seconds"] / naive["wall_seconds"], 2),
+        "full_vs_floor_ratio": round(full["wall_seconds"] / floor["wall_seconds"], 2),
         "night_on_two_years_wall_seconds": night_two_years["wall_seconds"],
         "night_on_two_years_peak_memory_mib": night_two_years["peak_memory_mib"],
         "night_on_two_years_stages": night_two_years["stages"],

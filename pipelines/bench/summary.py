@@ -69,7 +69,12 @@ def _rows(name: str, figures: dict) -> list[Row]:
                 f"the same night on one month {_seconds(figures['night_on_one_month_wall_seconds'])}",
                 f"{float(figures['night_ratio_two_years_vs_one_month']):.2f}", "≤ 1.2",
                 _met(float(figures["night_ratio_two_years_vs_one_month"]) <= 1.2), when),
-        ]
+        ] + ([  # (figures measured before the floor was added have no floor row)
+            Row("mahjong", f"the floor: the same posts to a lake, a warehouse table and {int(figures['floor_pages']):,} "
+                "player pages, nothing checked", _seconds(figures["floor_wall_seconds"]),
+                f"naive single pass {_seconds(figures['naive_wall_seconds'])}",
+                f"{float(figures['floor_vs_naive_ratio']):.2f}×", when=when),
+        ] if "floor_wall_seconds" in figures else [])
     if name == "bridge":
         return [
             Row("bridge", f"{int(figures['traveller_lines']):,} traveller lines to standings",

@@ -120,3 +120,13 @@ def test_a_runs_memory_counts_the_processes_below_it():
     # (which, from a large test process, can be its pre-exec image: CI saw 613 MiB against 412)
     assert peak_mib(usage, memory) >= round(memory.peak_mib, 1) >= 400
     assert peak_mib(usage, memory) >= round(usage.ru_maxrss / 1024, 1)
+
+
+def test_the_mahjong_floor_has_a_row_beside_the_naive_pass_without_a_target():
+    figures = dict(MAHJONG, floor_wall_seconds=4.87, floor_pages=1000, floor_vs_naive_ratio=2.82)
+    full, memory, night, floor = summary.rows("mahjong", figures)
+    assert floor.measure == "the floor: the same posts to a lake, a warehouse table and 1,000 player pages, nothing checked"
+    assert (floor.value, floor.against, floor.ratio, floor.target, floor.met) == (
+        "4.87 s", "naive single pass 1.73 s", "2.82×", "—", "—")
+    assert full.ratio == "12.36×"  # the target stays the whole run's against the naive pass
+    assert len(summary.rows("mahjong", MAHJONG)) == 3  # figures from before the floor: no floor row
