@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import duckdb
@@ -39,7 +40,7 @@ def _rule_versions(rules_dir: Path) -> tuple[list[dict], dict[tuple[str, int], i
     with open(rules_dir / "rule_versions.csv", encoding="utf-8") as f:
         versions = sorted(csv.DictReader(f), key=lambda v: v["effective_from"])
     with open(rules_dir / "placing_points.csv", encoding="utf-8") as f:
-        placing = {(r["rule_version"], int(r["place"])): round(float(r["points"]) * 100) for r in csv.DictReader(f)}
+        placing = {(r["rule_version"], int(r["place"])): int(Decimal(r["points"]) * 100) for r in csv.DictReader(f)}
     return versions, placing
 
 
@@ -72,7 +73,7 @@ def seats(posts: Path, rules_dir: Path) -> pa.Table:
     v = np.searchsorted(starts, date.to_numpy(zero_copy_only=False), side="right") - 1
 
     def column(key: str, scale: int = 100) -> np.ndarray:
-        return np.array([round(float(x[key]) * scale) for x in versions])[v]
+        return np.array([int(Decimal(x[key]) * scale) for x in versions])[v]  # exact: whole hundredths
 
     second_score = np.repeat(score.reshape(-1, 4)[:, 1], 4)
     sankoro = second_score < column("sankoro_second_below", 1)
